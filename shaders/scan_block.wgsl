@@ -1,0 +1,105 @@
+// Hillis-Steele exclusive scan of one 256-element block per workgroup ("scanBloque").
+// Writes the exclusive prefix inside the block and the block's total to `block_sums`.
+// The same pipeline scans the block sums of every recursion level.
+//
+// `scan_block_traced` is the same algorithm that also stores `tmp` after the load
+// and after each of the eight steps, for the playground. It is a separate entry
+// point so that the normal path carries no trace code and binds no trace buffer.
+
+const BLOCK : u32 = 256u;
+const STEPS : u32 = 8u; // log2(BLOCK)
+
+// Level 0 scans visibility flags, where any nonzero value counts as one; the upper
+// levels scan block sums, which must be added as they are.
+override FLAGS_INPUT : bool = true;
+
+@group(0) @binding(0) var<storage, read>       input      : array<u32>;
+@group(0) @binding(1) var<storage, read_write> prefix     : array<u32>;
+@group(0) @binding(2) var<storage, read_write> block_sums : array<u32>;
+// Only `scan_block_traced` uses it: (STEPS + 1) snapshots of every block.
+@group(0) @binding(3) var<storage, read_write> trace      : array<u32>;
+
+var<workgroup> tmp : array<u32, BLOCK>;
+
+fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
+  return wid.x + wid.y * groups.x;
+}
+
+fn load(i : u32, li : u32) -> u32 {
+  var v = 0u;
+  if (i < arrayLength(&input)) {
+    v = input[i];
+    if (FLAGS_INPUT) {
+      v = select(0u, 1u, v != 0u);
+    }
+  }
+  tmp[li] = v;
+  workgroupBarrier();
+  return v;
+}
+
+// One step: read into a register, barrier, write, barrier. Reading and writing
+// without the barrier between them would let a neighbour read a half-updated
+// value. The barriers sit outside the `if` because workgroupBarrier requires
+// uniform control flow.
+fn step(li : u32, offset : u32) {
+  var sum = tmp[li];
+  if (li >= offset) {
+    sum = sum + tmp[li - offset];
+  }
+  workgroupBarrier();
+  tmp[li] = sum;
+  workgroupBarrier();
+}
+
+fn publish(i : u32, li : u32, block : u32, v : u32) {
+  // Inclusive to exclusive: subtract the element's own value.
+  if (i < arrayLength(&input)) {
+    prefix[i] = tmp[li] - v;
+  }
+  // The last invocation holds the inclusive sum of the whole block.
+  if (li == BLOCK - 1u && block < arrayLength(&block_sums)) {
+    block_sums[block] = tmp[li];
+  }
+}
+
+@compute @workgroup_size(256)
+fn scan_block(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let block = linear_workgroup(wid, groups);
+  let i = block * BLOCK + li;
+  let v = load(i, li);
+  for (var offset = 1u; offset < BLOCK; offset = offset << 1u) {
+    step(li, offset);
+  }
+  publish(i, li, block, v);
+}
+
+fn record(snapshot : u32, i : u32, li : u32) {
+  let padded = arrayLength(&trace) / (STEPS + 1u);
+  if (i < padded) {
+    trace[snapshot * padded + i] = tmp[li];
+  }
+}
+
+@compute @workgroup_size(256)
+fn scan_block_traced(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let block = linear_workgroup(wid, groups);
+  let i = block * BLOCK + li;
+  let v = load(i, li);
+  record(0u, i, li);
+  var snapshot = 1u;
+  for (var offset = 1u; offset < BLOCK; offset = offset << 1u) {
+    step(li, offset);
+    record(snapshot, i, li);
+    snapshot = snapshot + 1u;
+  }
+  publish(i, li, block, v);
+}

@@ -1,0 +1,25 @@
+// The final scatter ("dispersar"): every visible element writes its own index to
+// the slot the scan decided. No atomics, no contention, same buffer every run.
+
+@group(0) @binding(0) var<storage, read>       visible : array<u32>;
+@group(0) @binding(1) var<storage, read>       prefix  : array<u32>;
+@group(0) @binding(2) var<storage, read_write> indices : array<u32>;
+
+fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
+  return wid.x + wid.y * groups.x;
+}
+
+@compute @workgroup_size(64)
+fn scatter(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let i = linear_workgroup(wid, groups) * 64u + li;
+  if (i >= arrayLength(&visible)) {
+    return;
+  }
+  if (visible[i] != 0u) {
+    indices[prefix[i]] = i;
+  }
+}

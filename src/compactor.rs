@@ -1,0 +1,472 @@
+//! The public `Compactor`: pipelines created once, per-array `Compaction`s
+//! prepared once (buffers and bind groups), then recorded into a caller's encoder
+//! every frame. `run` does all three for tests, the CLI and the page.
+
+mod trace;
+
+use wgpu::util::DeviceExt;
+
+use crate::error::{Error, Result};
+use crate::gpu::kernel::{storage_buffer, words, Kernel, WORD};
+use crate::gpu::readback::Readback;
+use crate::gpu::scan_block::{ScanBlock, BLOCK, STEPS};
+use crate::gpu::{add_offsets, atomic_aggregated, atomic_counter, indirect_args, scatter};
+use crate::output::{CompactionOutput, IndirectArgs};
+
+pub use trace::MAX_TRACE_FLAGS;
+
+/// How the visible indices are compacted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The article's kernel 1: one global atomicAdd per visible flag. Order varies.
+    Atomic,
+    /// The article's kernel 2: one global atomicAdd per workgroup of 64. Order varies
+    /// between workgroups, not within one.
+    Aggregated,
+    /// The article's exclusive prefix scan (Hillis-Steele blocks, recursive block
+    /// sums, offsets, scatter): original order, bit-identical every run.
+    Scan,
+}
+
+impl Method {
+    pub const ALL: [Method; 3] = [Method::Atomic, Method::Aggregated, Method::Scan];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Atomic => "atomic",
+            Method::Aggregated => "aggregated",
+            Method::Scan => "scan",
+        }
+    }
+
+    /// Whether the output keeps the flags' order (and so is the same every run).
+    pub fn preserves_order(self) -> bool {
+        matches!(self, Method::Scan)
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+                Error::UnknownMethod(s.to_string(), names.join(", "))
+            })
+    }
+}
+
+/// Which pipeline a dispatch uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KernelId {
+    AtomicCounter,
+    AtomicAggregated,
+    ScanBlock { level: usize, traced: bool },
+    AddOffsets,
+    Scatter,
+    IndirectArgs,
+}
+
+struct Dispatch {
+    kernel: KernelId,
+    bind_group: wgpu::BindGroup,
+    invocations: u64,
+}
+
+/// The buffers of one level of the recursive scan.
+struct ScanLevel {
+    len: u64,
+    prefix: wgpu::Buffer,
+    /// `None` at the top level, whose single block sum goes to the count buffer.
+    block_sums: Option<wgpu::Buffer>,
+    /// `(STEPS + 1)` snapshots of every block, for traced compactions only.
+    trace: Option<wgpu::Buffer>,
+}
+
+/// One flags buffer prepared for one method: outputs, scratch and bind groups.
+/// Record it with `Compactor::encode` as often as the flags change.
+pub struct Compaction {
+    method: Method,
+    len: u64,
+    indices: wgpu::Buffer,
+    count: wgpu::Buffer,
+    indirect: wgpu::Buffer,
+    levels: Vec<ScanLevel>,
+    dispatches: Vec<Dispatch>,
+}
+
+impl Compaction {
+    pub fn method(&self) -> Method {
+        self.method
+    }
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The dense list of visible indices (its first `count` words are meaningful).
+    pub fn indices(&self) -> &wgpu::Buffer {
+        &self.indices
+    }
+    /// One u32: the number of visible flags.
+    pub fn count(&self) -> &wgpu::Buffer {
+        &self.count
+    }
+    /// `DrawIndirectArgs` with `instance_count` written on the GPU.
+    pub fn indirect(&self) -> &wgpu::Buffer {
+        &self.indirect
+    }
+}
+
+pub struct Compactor {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    atomic_counter: Kernel,
+    atomic_aggregated: Kernel,
+    scan_block: ScanBlock,
+    add_offsets: Kernel,
+    scatter: Kernel,
+    indirect_args: Kernel,
+}
+
+impl Compactor {
+    /// Vertices per instance in `run`'s indirect arguments: a quad, two triangles.
+    pub const DEFAULT_VERTEX_COUNT: u32 = 6;
+
+    /// Creates every pipeline. `device` and `queue` are cheap handles, kept.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            atomic_counter: atomic_counter::atomic_counter(device),
+            atomic_aggregated: atomic_aggregated::atomic_aggregated(device),
+            scan_block: ScanBlock::new(device),
+            add_offsets: add_offsets::add_offsets(device),
+            scatter: scatter::scatter(device),
+            indirect_args: indirect_args::indirect_args(device),
+        }
+    }
+
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The most flags one storage binding of this device can hold.
+    pub fn max_flags(&self) -> u64 {
+        let limits = self.device.limits();
+        let bytes = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        (bytes / WORD).min(u64::from(u32::MAX))
+    }
+
+    fn check_len(&self, len: u64) -> Result<()> {
+        let max_flags = self.max_flags();
+        if len > max_flags {
+            return Err(Error::TooLarge {
+                n: len,
+                bytes: len * WORD,
+                limit: max_flags * WORD,
+                max_flags,
+            });
+        }
+        Ok(())
+    }
+
+    /// A storage buffer holding `flags`, ready to `prepare`.
+    pub fn upload(&self, flags: &[u32]) -> Result<wgpu::Buffer> {
+        self.check_len(flags.len() as u64)?;
+        let contents: &[u8] = if flags.is_empty() {
+            &[0; WORD as usize]
+        } else {
+            bytemuck::cast_slice(flags)
+        };
+        Ok(self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("flags"),
+                contents,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+            }))
+    }
+
+    /// Allocates the outputs and scratch for compacting the first `len` u32 of
+    /// `flags` with `method`, and binds them. Setup: do it once, not per frame.
+    pub fn prepare(
+        &self,
+        flags: &wgpu::Buffer,
+        len: u64,
+        method: Method,
+        vertex_count: u32,
+    ) -> Result<Compaction> {
+        self.prepare_inner(flags, len, method, vertex_count, false)
+    }
+
+    fn prepare_inner(
+        &self,
+        flags: &wgpu::Buffer,
+        len: u64,
+        method: Method,
+        vertex_count: u32,
+        traced: bool,
+    ) -> Result<Compaction> {
+        self.check_len(len)?;
+        let device = &self.device;
+        let none = wgpu::BufferUsages::empty();
+        let indices = storage_buffer(device, "indices", len, none);
+        let count = storage_buffer(device, "count", 1, wgpu::BufferUsages::COPY_DST);
+        let indirect = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("indirect"),
+                contents: bytemuck::bytes_of(&IndirectArgs {
+                    vertex_count,
+                    ..IndirectArgs::default()
+                }),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+            });
+        let mut levels = Vec::new();
+        let mut dispatches = Vec::new();
+        let mut push = |kernel: KernelId, buffers: &[wgpu::BufferBinding], invocations: u64| {
+            let bind_group = self.kernel(kernel).bind(device, buffers);
+            dispatches.push(Dispatch {
+                kernel,
+                bind_group,
+                invocations,
+            });
+        };
+        let flags = words(flags, len);
+        match method {
+            Method::Atomic | Method::Aggregated => {
+                let kernel = if method == Method::Atomic {
+                    KernelId::AtomicCounter
+                } else {
+                    KernelId::AtomicAggregated
+                };
+                push(
+                    kernel,
+                    &[flags, words(&indices, len), words(&count, 1)],
+                    len,
+                );
+            }
+            Method::Scan => {
+                levels = self.scan_levels(len, traced);
+                for (level, buffers) in levels.iter().enumerate() {
+                    let input = match level {
+                        0 => flags.clone(),
+                        _ => words(
+                            levels[level - 1].block_sums.as_ref().unwrap_or(&count),
+                            buffers.len,
+                        ),
+                    };
+                    let sums = buffers.block_sums.as_ref().unwrap_or(&count);
+                    let mut bindings = vec![
+                        input,
+                        words(&buffers.prefix, buffers.len),
+                        words(sums, buffers.len.div_ceil(u64::from(BLOCK))),
+                    ];
+                    if let Some(trace) = &buffers.trace {
+                        bindings.push(trace.as_entire_buffer_binding());
+                    }
+                    // Every block runs, including the zero-padded tail of the last.
+                    let invocations = buffers.len.div_ceil(u64::from(BLOCK)) * u64::from(BLOCK);
+                    push(
+                        KernelId::ScanBlock { level, traced },
+                        &bindings,
+                        invocations,
+                    );
+                }
+                for level in (0..levels.len().saturating_sub(1)).rev() {
+                    let (this, above) = (&levels[level], &levels[level + 1]);
+                    let bindings = [
+                        words(&this.prefix, this.len),
+                        words(&above.prefix, above.len),
+                    ];
+                    push(KernelId::AddOffsets, &bindings, this.len);
+                }
+                if let Some(level0) = levels.first() {
+                    let bindings = [flags, words(&level0.prefix, len), words(&indices, len)];
+                    push(KernelId::Scatter, &bindings, len);
+                }
+            }
+        }
+        push(
+            KernelId::IndirectArgs,
+            &[words(&count, 1), words(&indirect, 4)],
+            1,
+        );
+        Ok(Compaction {
+            method,
+            len,
+            indices,
+            count,
+            indirect,
+            levels,
+            dispatches,
+        })
+    }
+
+    fn scan_levels(&self, len: u64, traced: bool) -> Vec<ScanLevel> {
+        let lengths = crate::cpu::scan_level_lengths(len as usize);
+        let top = lengths.len().saturating_sub(1);
+        let none = wgpu::BufferUsages::empty();
+        lengths
+            .iter()
+            .enumerate()
+            .map(|(level, &n)| {
+                let n = n as u64;
+                let blocks = n.div_ceil(u64::from(BLOCK));
+                ScanLevel {
+                    len: n,
+                    prefix: storage_buffer(&self.device, "scan_block:prefix", n, none),
+                    block_sums: (level < top).then(|| {
+                        storage_buffer(&self.device, "scan_block:block_sums", blocks, none)
+                    }),
+                    trace: traced.then(|| {
+                        let snapshots = u64::from(STEPS + 1) * blocks * u64::from(BLOCK);
+                        storage_buffer(&self.device, "scan_block:trace", snapshots, none)
+                    }),
+                }
+            })
+            .collect()
+    }
+
+    fn kernel(&self, id: KernelId) -> &Kernel {
+        match id {
+            KernelId::AtomicCounter => &self.atomic_counter,
+            KernelId::AtomicAggregated => &self.atomic_aggregated,
+            KernelId::ScanBlock { level, traced } => self.scan_block.level(level, traced),
+            KernelId::AddOffsets => &self.add_offsets,
+            KernelId::Scatter => &self.scatter,
+            KernelId::IndirectArgs => &self.indirect_args,
+        }
+    }
+
+    fn needs_cleared_count(compaction: &Compaction) -> bool {
+        // The atomics count up from zero; an empty scan writes no block sum.
+        !compaction.method.preserves_order() || compaction.levels.is_empty()
+    }
+
+    /// Records the compaction into `encoder`: one compute pass, no readback.
+    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder, compaction: &Compaction) {
+        self.encode_timed(encoder, compaction, None);
+    }
+
+    /// `encode`, with GPU timestamps written at the start and end of the pass.
+    pub fn encode_timed(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &Compaction,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
+    ) {
+        if Self::needs_cleared_count(compaction) {
+            encoder.clear_buffer(&compaction.count, 0, None);
+        }
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(compaction.method.name()),
+            timestamp_writes,
+        });
+        for dispatch in &compaction.dispatches {
+            self.dispatch(&mut pass, dispatch);
+        }
+    }
+
+    fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
+        let max = self.device.limits().max_compute_workgroups_per_dimension;
+        self.kernel(dispatch.kernel).dispatch(
+            pass,
+            &dispatch.bind_group,
+            dispatch.invocations,
+            max,
+        );
+    }
+
+    /// Uploads `flags`, compacts them with `method` and reads everything back.
+    pub async fn run(&self, flags: &[u32], method: Method) -> Result<CompactionOutput> {
+        let scope = GpuErrorScope::push(&self.device);
+        let buffer = self.upload(flags)?;
+        let result = self.run_buffer(&buffer, flags.len() as u64, method).await;
+        scope.pop().await?;
+        result
+    }
+
+    /// Compacts the first `len` flags of an uploaded buffer and reads back.
+    pub async fn run_buffer(
+        &self,
+        flags: &wgpu::Buffer,
+        len: u64,
+        method: Method,
+    ) -> Result<CompactionOutput> {
+        let compaction = self.prepare(flags, len, method, Self::DEFAULT_VERTEX_COUNT)?;
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode(&mut encoder, &compaction);
+        let mut readback = Readback::default();
+        readback.copy(&self.device, &mut encoder, &compaction.indices, 0, len);
+        readback.copy(&self.device, &mut encoder, &compaction.indirect, 0, 4);
+        self.queue.submit([encoder.finish()]);
+        let mut read = readback.read(&self.device).await?;
+        let indirect = indirect_from_words(&read[1]);
+        let mut indices = std::mem::take(&mut read[0]);
+        indices.truncate(indirect.instance_count as usize);
+        Ok(CompactionOutput {
+            count: indices.len() as u32,
+            indices,
+            indirect,
+        })
+    }
+}
+
+fn indirect_from_words(words: &[u32]) -> IndirectArgs {
+    let mut args = IndirectArgs::default();
+    if let [vertex_count, instance_count, first_vertex, first_instance] = *words {
+        args = IndirectArgs {
+            vertex_count,
+            instance_count,
+            first_vertex,
+            first_instance,
+        };
+    }
+    args
+}
+
+/// Captures validation and out-of-memory errors as `Error::Gpu` instead of the
+/// default handler's panic.
+struct GpuErrorScope {
+    // Fields drop in order: the scope pushed last must be popped first.
+    validation: wgpu::ErrorScopeGuard,
+    out_of_memory: wgpu::ErrorScopeGuard,
+}
+
+impl GpuErrorScope {
+    fn push(device: &wgpu::Device) -> Self {
+        let out_of_memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        Self {
+            out_of_memory,
+            validation,
+        }
+    }
+
+    async fn pop(self) -> Result<()> {
+        let validation = self.validation.pop().await;
+        let out_of_memory = self.out_of_memory.pop().await;
+        match validation.or(out_of_memory) {
+            Some(error) => Err(Error::Gpu(error.to_string())),
+            None => Ok(()),
+        }
+    }
+}

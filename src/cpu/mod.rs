@@ -1,0 +1,96 @@
+//! CPU mirrors of every GPU kernel: the oracle of the tests and the playground's
+//! "CPU reference" when the browser has no WebGPU. Nothing here knows wgpu.
+
+pub mod add_offsets;
+pub mod atomic_aggregated;
+pub mod atomic_counter;
+pub mod scan_block;
+pub mod scatter;
+
+pub use add_offsets::add_offsets;
+pub use atomic_aggregated::atomic_aggregated;
+pub use atomic_counter::atomic_counter;
+pub use scan_block::scan_block;
+pub use scatter::scatter;
+
+use crate::output::{CompactionOutput, IndirectArgs};
+use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace};
+use crate::Method;
+
+/// The lengths of the recursion levels: `n`, then the number of blocks of each
+/// level, until one block holds everything. Empty for `n == 0`.
+pub fn scan_level_lengths(n: usize) -> Vec<usize> {
+    let mut lengths = Vec::new();
+    let mut len = n;
+    while len > 0 {
+        lengths.push(len);
+        if len <= scan_block::BLOCK {
+            break;
+        }
+        len = len.div_ceil(scan_block::BLOCK);
+    }
+    lengths
+}
+
+/// The whole order-preserving compaction, keeping every intermediate state.
+pub fn trace_scan(flags: &[u32]) -> ScanTrace {
+    let mut levels: Vec<ScanLevelTrace> = Vec::new();
+    let mut input = flags.to_vec();
+    for level in 0..scan_level_lengths(flags.len()).len() {
+        let out = scan_block(&input, level == 0);
+        let next = out.block_sums.clone();
+        levels.push(ScanLevelTrace {
+            input,
+            steps: out.steps,
+            prefix: out.prefix.clone(),
+            block_prefix: out.prefix,
+            block_sums: out.block_sums,
+            offsets: Vec::new(),
+        });
+        input = next;
+    }
+    // Down the levels: each one's offsets are the finished prefix of the one above.
+    for level in (0..levels.len().saturating_sub(1)).rev() {
+        let offsets = levels[level + 1].prefix.clone();
+        add_offsets(&mut levels[level].prefix, &offsets);
+        levels[level].offsets = offsets;
+    }
+    let count = levels.last().map_or(0, |top| top.block_sums[0]);
+    let prefix = levels.first().map_or(Vec::new(), |l| l.prefix.clone());
+    let indices = scatter(flags, &prefix, count);
+    ScanTrace {
+        flags: flags.to_vec(),
+        levels,
+        indices,
+        count,
+        instance_count: count,
+    }
+}
+
+/// The CPU mirror of an atomic method's run, slot by slot.
+pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
+    let indices = compact(flags, method, 0).indices;
+    let count = indices.len() as u32;
+    AtomicTrace::from_indices(flags.to_vec(), indices, count)
+}
+
+/// What `method` produces on the CPU. Atomic methods give one legal order (the
+/// sequential one); the GPU's may differ.
+pub fn compact(flags: &[u32], method: Method, vertex_count: u32) -> CompactionOutput {
+    let indices = match method {
+        Method::Atomic => atomic_counter(flags),
+        Method::Aggregated => atomic_aggregated(flags),
+        Method::Scan => trace_scan(flags).indices,
+    };
+    let count = indices.len() as u32;
+    CompactionOutput {
+        indices,
+        count,
+        indirect: IndirectArgs {
+            vertex_count,
+            instance_count: count,
+            first_vertex: 0,
+            first_instance: 0,
+        },
+    }
+}

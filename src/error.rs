@@ -1,0 +1,43 @@
+//! The crate's one error type. `web.rs` turns it into a `JsError` with the same message.
+
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Error {
+    #[error("WebGPU is not available in this browser: {0}")]
+    NoWebGpu(String),
+    #[error("no GPU adapter was found: {0}")]
+    NoAdapter(String),
+    #[error("could not open the GPU device: {0}")]
+    Device(String),
+    #[error(
+        "{n} flags need {bytes} bytes in one storage binding, but this device allows at most \
+         {limit} bytes (max_storage_buffer_binding_size), i.e. {max_flags} flags"
+    )]
+    TooLarge {
+        n: u64,
+        bytes: u64,
+        limit: u64,
+        max_flags: u64,
+    },
+    #[error(
+        "a trace is for arrays a person can read: at most {max} flags, but there are {n}; \
+         run the method without a trace instead"
+    )]
+    TraceTooLarge { n: usize, max: usize },
+    #[error("the method `{method}` needs the adapter feature {feature}, which this GPU lacks")]
+    MissingFeature {
+        method: &'static str,
+        feature: &'static str,
+    },
+    #[error("reading the result back from the GPU failed: {0}")]
+    Readback(String),
+    #[error("the GPU reported an error: {0}")]
+    Gpu(String),
+    #[error("unknown method `{0}`; expected one of: {1}")]
+    UnknownMethod(String, String),
+    #[error("{0}")]
+    Parse(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

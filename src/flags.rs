@@ -1,0 +1,252 @@
+//! Flag arrays: the one meaning of a flag, parsing, presets and URL packing.
+//! Pure Rust: nothing here knows about the GPU.
+
+use crate::error::{Error, Result};
+
+/// The one meaning of a flag in every kernel and mirror: any nonzero value is visible.
+pub fn is_visible(flag: u32) -> bool {
+    flag != 0
+}
+
+/// The article's example: `1 0 0 1 1 0 1 0 0 1` compacts to `0 3 4 6 9`.
+pub const ARTICLE_EXAMPLE: [u32; 10] = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
+
+/// How flags are written in a file or a text box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagsFormat {
+    /// Decimal u32 values separated by whitespace or commas.
+    List,
+    /// Characters `0` and `1`; whitespace is ignored.
+    Bits,
+    /// Raw little-endian u32 words.
+    U32Le,
+}
+
+impl std::str::FromStr for FlagsFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "list" => Ok(Self::List),
+            "bits" => Ok(Self::Bits),
+            "u32le" => Ok(Self::U32Le),
+            other => Err(Error::Parse(format!(
+                "unknown flags format `{other}`; expected list, bits or u32le"
+            ))),
+        }
+    }
+}
+
+pub fn parse(bytes: &[u8], format: FlagsFormat) -> Result<Vec<u32>> {
+    match format {
+        FlagsFormat::U32Le => parse_u32le(bytes),
+        FlagsFormat::List | FlagsFormat::Bits => {
+            let text = std::str::from_utf8(bytes).map_err(|e| {
+                Error::Parse(format!(
+                    "byte {}: the input is not UTF-8 text",
+                    e.valid_up_to() + 1
+                ))
+            })?;
+            if format == FlagsFormat::List {
+                parse_list(text)
+            } else {
+                parse_bits(text)
+            }
+        }
+    }
+}
+
+/// Decimal u32 values separated by whitespace and/or commas, e.g. `1,0,0,1` or `1 0 2`.
+pub fn parse_list(text: &str) -> Result<Vec<u32>> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|token| !token.is_empty())
+        .enumerate()
+        .map(|(k, token)| {
+            token.parse::<u32>().map_err(|_| {
+                let why = if token.bytes().all(|b| b.is_ascii_digit()) {
+                    "is larger than 4294967295"
+                } else {
+                    "is not a decimal u32"
+                };
+                Error::Parse(format!("token {} (`{}`) {why}", k + 1, shorten(token)))
+            })
+        })
+        .collect()
+}
+
+/// Characters `0` and `1`, whitespace ignored, e.g. `1001 1010 01`.
+pub fn parse_bits(text: &str) -> Result<Vec<u32>> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .enumerate()
+        .map(|(k, c)| match c {
+            '0' => Ok(0),
+            '1' => Ok(1),
+            other => Err(Error::Parse(format!(
+                "token {} (`{other}`) is not 0 or 1",
+                k + 1
+            ))),
+        })
+        .collect()
+}
+
+pub fn parse_u32le(bytes: &[u8]) -> Result<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return Err(Error::Parse(format!(
+            "token {}: {} bytes is not a whole number of 4-byte u32 words",
+            bytes.len() / 4 + 1,
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect())
+}
+
+/// What a person pastes: a list when it has separators (`1,0,0,1`, `1 0 2`),
+/// otherwise a run of bits (`1001`).
+pub fn parse_text(text: &str) -> Result<Vec<u32>> {
+    let trimmed = text.trim();
+    let has_separators = trimmed.contains(|c: char| c == ',' || c.is_whitespace());
+    if !has_separators && trimmed.len() > 1 && trimmed.bytes().all(|b| b == b'0' || b == b'1') {
+        parse_bits(trimmed)
+    } else {
+        parse_list(trimmed)
+    }
+}
+
+fn shorten(token: &str) -> String {
+    if token.chars().count() > 24 {
+        format!("{}…", token.chars().take(24).collect::<String>())
+    } else {
+        token.to_string()
+    }
+}
+
+/// xorshift64, the generator `shared/bench/cub_select.cu` uses, so that the
+/// benchmark and CUB compact the same flags.
+pub struct XorShift64(u64);
+
+impl XorShift64 {
+    pub fn new(seed: u64) -> Self {
+        Self(0x9E37_79B9_7F4A_7C15 ^ seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut s = self.0;
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        self.0 = s;
+        s
+    }
+    /// Uniform in [0, 1) from the top 53 bits.
+    pub fn next_unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Each flag independently visible with probability `density`. With `seed == n`
+/// this is exactly the CUB anchor's input.
+pub fn random(n: usize, density: f64, seed: u64) -> Vec<u32> {
+    let mut rng = XorShift64::new(seed);
+    (0..n)
+        .map(|_| u32::from(rng.next_unit() < density))
+        .collect()
+}
+
+/// Runs of visible flags (as a frustum or a room produces), covering about
+/// `density` of the array; runs average `run` flags.
+pub fn clustered(n: usize, density: f64, run: usize, seed: u64) -> Vec<u32> {
+    let mut rng = XorShift64::new(seed);
+    let run = run.max(1) as f64;
+    let density = density.clamp(0.0, 1.0);
+    let mut flags = Vec::with_capacity(n);
+    let mut visible = rng.next_unit() < density;
+    while flags.len() < n {
+        let mean = if visible {
+            run
+        } else if density <= 0.0 {
+            n as f64
+        } else {
+            run * (1.0 - density) / density
+        };
+        let len = (1.0 + 2.0 * mean * rng.next_unit()).round() as usize;
+        let len = len.min(n - flags.len());
+        flags.extend(std::iter::repeat_n(u32::from(visible), len));
+        visible = !visible;
+    }
+    flags
+}
+
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..=chunk.len() {
+            out.push(BASE64URL[((v >> (18 - 6 * k)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+fn base64url_decode(text: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for (k, c) in text.bytes().enumerate() {
+        let v = BASE64URL.iter().position(|&b| b == c).ok_or_else(|| {
+            Error::Parse(format!(
+                "character {} of the packed flags is not base64url",
+                k + 1
+            ))
+        })?;
+        acc = (acc << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Packs flags for a URL: `b<n>.<bits>` when every flag is 0 or 1 (one bit each,
+/// least significant first), `w<n>.<words>` otherwise (little-endian u32), both base64url.
+pub fn encode_url(flags: &[u32]) -> String {
+    if flags.iter().all(|&f| f <= 1) {
+        let mut bytes = vec![0u8; flags.len().div_ceil(8)];
+        for (i, _) in flags.iter().enumerate().filter(|(_, &f)| f == 1) {
+            bytes[i / 8] |= 1 << (i % 8);
+        }
+        format!("b{}.{}", flags.len(), base64url_encode(&bytes))
+    } else {
+        let bytes: Vec<u8> = flags.iter().flat_map(|f| f.to_le_bytes()).collect();
+        format!("w{}.{}", flags.len(), base64url_encode(&bytes))
+    }
+}
+
+/// The inverse of `encode_url`; any malformed text is an error, never a panic.
+pub fn decode_url(text: &str) -> Result<Vec<u32>> {
+    let bad = |why: &str| Error::Parse(format!("the flags in the URL are malformed: {why}"));
+    let (kind, rest) = text.split_at_checked(1).ok_or_else(|| bad("empty"))?;
+    let (n, packed) = rest
+        .split_once('.')
+        .ok_or_else(|| bad("no `.` after the length"))?;
+    let n: usize = n.parse().map_err(|_| bad("the length is not a number"))?;
+    let bytes = base64url_decode(packed)?;
+    match kind {
+        "b" if bytes.len() == n.div_ceil(8) => Ok((0..n)
+            .map(|i| u32::from(bytes[i / 8] >> (i % 8) & 1))
+            .collect()),
+        "w" if bytes.len() == n * 4 => parse_u32le(&bytes),
+        "b" | "w" => Err(bad("the length does not match the packed data")),
+        _ => Err(bad("it must start with `b` or `w`")),
+    }
+}

@@ -1,0 +1,71 @@
+//! Adapter, device and queue: the only place that knows native from web.
+
+use crate::error::{Error, Result};
+
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+}
+
+impl GpuContext {
+    /// Opens the default high-performance adapter with the limits it offers
+    /// (large storage bindings matter here) and, where present, the
+    /// TIMESTAMP_QUERY and SUBGROUP features.
+    pub async fn new() -> Result<Self> {
+        let instance = new_instance()?;
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::NoAdapter(e.to_string()))?;
+        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("compaction"),
+                required_features: adapter.features() & wanted,
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::Device(e.to_string()))?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+
+    /// "NVIDIA H200 (DiscreteGpu, Vulkan)"
+    pub fn adapter_name(&self) -> String {
+        let info = self.adapter.get_info();
+        format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn new_instance() -> Result<wgpu::Instance> {
+    // WGPU_BACKEND=vulkan etc. choose the backend (the tests use Mesa's lavapipe).
+    Ok(wgpu::Instance::new(
+        wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+    ))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn new_instance() -> Result<wgpu::Instance> {
+    let has_gpu = web_sys::window()
+        .map(|w| {
+            !js_sys::Reflect::get(&w.navigator(), &"gpu".into()).map_or(true, |v| v.is_undefined())
+        })
+        .unwrap_or(false);
+    if !has_gpu {
+        return Err(Error::NoWebGpu("navigator.gpu is missing".into()));
+    }
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = wgpu::Backends::BROWSER_WEBGPU;
+    Ok(wgpu::Instance::new(descriptor))
+}

@@ -1,0 +1,117 @@
+//! Render pipeline for `shaders/draw_instances.wgsl`: one `draw_indirect` of the
+//! visible instances from a compaction's index and indirect-args buffers.
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use super::kernel::shader_module;
+
+pub const SOURCE: &str = include_str!("../../shaders/draw_instances.wgsl");
+
+/// Mirrors `Grid` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Grid {
+    pub flags: u32,
+    pub cols: u32,
+    pub rows: u32,
+    pub _pad: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Grid>() == 16);
+
+impl Grid {
+    /// Square-ish cells filling a `width` × `height` target, one per flag.
+    pub fn fit(flags: u32, width: u32, height: u32) -> Self {
+        let n = f64::from(flags.max(1));
+        let aspect = f64::from(width.max(1)) / f64::from(height.max(1));
+        let cols = ((n * aspect).sqrt().ceil() as u32).clamp(1, flags.max(1));
+        let rows = flags.max(1).div_ceil(cols);
+        Self {
+            flags,
+            cols,
+            rows,
+            _pad: 0,
+        }
+    }
+}
+
+pub struct DrawInstances {
+    pipeline: wgpu::RenderPipeline,
+}
+
+impl DrawInstances {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+        let module = shader_module(device, "draw_instances", SOURCE);
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("draw_instances"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("draw_instances_vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("draw_instances_fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(format.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        Self { pipeline }
+    }
+
+    /// Clears `target` and draws `indirect`'s instances, object `indices[i]` for
+    /// instance `i`, on a grid of `grid.flags` cells.
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        indices: &wgpu::Buffer,
+        indirect: &wgpu::Buffer,
+        grid: Grid,
+    ) {
+        let grid = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("draw_instances:grid"),
+            contents: bytemuck::bytes_of(&grid),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("draw_instances"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: indices.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: grid.as_entire_binding(),
+                },
+            ],
+        });
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("draw_instances"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.draw_indirect(indirect, 0);
+    }
+}

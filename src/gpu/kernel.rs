@@ -1,0 +1,120 @@
+//! A compute pipeline with its bind group layout: what every `gpu/<kernel>.rs` builds.
+
+use std::num::NonZeroU64;
+
+/// Bytes in one u32 word.
+pub const WORD: u64 = 4;
+
+pub struct Kernel {
+    label: &'static str,
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    workgroup_size: u32,
+}
+
+pub fn shader_module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    })
+}
+
+impl Kernel {
+    /// `label` names the kernel and its variant, e.g. `"scan_block:flags"`.
+    pub fn new(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        label: &'static str,
+        entry_point: &str,
+        workgroup_size: u32,
+        constants: &[(&str, f64)],
+    ) -> Self {
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(label),
+            // The layout is derived from the bindings this entry point uses.
+            layout: None,
+            module,
+            entry_point: Some(entry_point),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        let layout = pipeline.get_bind_group_layout(0);
+        Self {
+            label,
+            pipeline,
+            layout,
+            workgroup_size,
+        }
+    }
+
+    /// Binds `buffers` to bindings 0, 1, 2, ... in order.
+    pub fn bind(&self, device: &wgpu::Device, buffers: &[wgpu::BufferBinding]) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(k, b)| wgpu::BindGroupEntry {
+                binding: k as u32,
+                resource: wgpu::BindingResource::Buffer(b.clone()),
+            })
+            .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(self.label),
+            layout: &self.layout,
+            entries: &entries,
+        })
+    }
+
+    /// Enough workgroups for `invocations`, laid out on a 2-D grid when they
+    /// exceed the per-dimension limit (the shaders linearise the id back).
+    pub fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind_group: &wgpu::BindGroup,
+        invocations: u64,
+        max_per_dimension: u32,
+    ) {
+        let groups = invocations.div_ceil(u64::from(self.workgroup_size));
+        if groups == 0 {
+            return;
+        }
+        let (x, y) = grid(groups, max_per_dimension);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+}
+
+/// The smallest `(x, y)` grid, `x` within the limit, holding `groups` workgroups.
+pub fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
+    let max = u64::from(max_per_dimension.max(1));
+    let y = groups.div_ceil(max);
+    let x = groups.div_ceil(y);
+    (x as u32, y as u32)
+}
+
+/// The first `words` u32 of `buffer`, as a binding (at least one word: WebGPU
+/// forbids empty bindings, and the kernels never read past their length).
+pub fn words(buffer: &wgpu::Buffer, words: u64) -> wgpu::BufferBinding<'_> {
+    wgpu::BufferBinding {
+        buffer,
+        offset: 0,
+        size: NonZeroU64::new(words.max(1) * WORD),
+    }
+}
+
+pub fn storage_buffer(
+    device: &wgpu::Device,
+    label: &str,
+    words: u64,
+    extra: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: words.max(1) * WORD,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | extra,
+        mapped_at_creation: false,
+    })
+}
