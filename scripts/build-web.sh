@@ -25,12 +25,8 @@ OUT_DIR="$ROOT/www/pkg"
 log() { printf 'build-web: %s\n' "$*"; }
 
 t0=$SECONDS
-if [[ -d "$TARGET_DIR/$TARGET/release" ]]; then
-  log "compiling Rust to wasm ($WASM_TOOLCHAIN toolchain, release, target dir target/wasm)..."
-else
-  log "compiling Rust to wasm ($WASM_TOOLCHAIN toolchain, release, target dir target/wasm)"
-  log "the first build takes several minutes (wgpu and naga); later builds are incremental..."
-fi
+log "compiling Rust to wasm (the first build takes several minutes)..."
+log "toolchain: $WASM_TOOLCHAIN, profile: release, target dir: target/wasm"
 
 case "$WASM_TOOLCHAIN" in
   rustup)

@@ -3,6 +3,7 @@
 //
 //   node scripts/serve.mjs            -> http://127.0.0.1:8080/
 //   PORT=9000 HOST=0.0.0.0 node scripts/serve.mjs
+//   node scripts/serve.mjs --check    only check that the port is free (exit 0/1)
 //
 // Also usable as a module (the browser tests do this):
 //   import { startServer } from '../scripts/serve.mjs';
@@ -193,6 +194,10 @@ async function main() {
       console.error(`serve: cannot listen on ${host}:${port}: ${err?.message ?? err}`);
     }
     process.exit(1);
+  }
+  if (process.argv.includes('--check')) {
+    started.server.close();
+    return;
   }
   console.log(`Serving ${REPO_ROOT} on ${host}:${started.port}`);
   console.log(`Playground: http://localhost:${started.port}/`);

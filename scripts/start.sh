@@ -11,6 +11,9 @@ echo "start: [1/3] setup"
 # shellcheck source=scripts/setup.sh
 source "$ROOT/scripts/setup.sh"
 
+# Fail now, not after a several-minute build, if the port is taken.
+node "$ROOT/scripts/serve.mjs" --check
+
 echo "start: [2/3] building the wasm package (scripts/build-web.sh)"
 bash "$ROOT/scripts/build-web.sh"
 
