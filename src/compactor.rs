@@ -160,6 +160,10 @@ impl Compactor {
         &self.device
     }
 
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
     /// The most flags one storage binding of this device can hold.
     pub fn max_flags(&self) -> u64 {
         let limits = self.device.limits();

@@ -90,7 +90,7 @@ pub fn parse_bits(text: &str) -> Result<Vec<u32>> {
 }
 
 pub fn parse_u32le(bytes: &[u8]) -> Result<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(Error::Parse(format!(
             "token {}: {} bytes is not a whole number of 4-byte u32 words",
             bytes.len() / 4 + 1,

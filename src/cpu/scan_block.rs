@@ -32,7 +32,7 @@ pub fn scan_block(input: &[u32], flags_input: bool) -> ScanBlockOutput {
     let mut prefix = vec![0u32; input.len()];
     let mut block_sums = vec![0u32; blocks];
     let mut steps = vec![loaded.clone(); STEPS + 1];
-    for block in 0..blocks {
+    for (block, block_sum) in block_sums.iter_mut().enumerate() {
         let start = block * BLOCK;
         let end = (start + BLOCK).min(input.len());
         // The workgroup's shared array: zeros past the end of the input.
@@ -50,7 +50,7 @@ pub fn scan_block(input: &[u32], flags_input: bool) -> ScanBlockOutput {
         for i in start..end {
             prefix[i] = tmp[i - start].wrapping_sub(loaded[i]);
         }
-        block_sums[block] = tmp[BLOCK - 1];
+        *block_sum = tmp[BLOCK - 1];
     }
     ScanBlockOutput {
         prefix,

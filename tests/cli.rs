@@ -1,0 +1,94 @@
+//! The `compact` command line: JSON on success; exit 2, one stderr line and an
+//! empty stdout on bad input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn compact(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compact"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn compact");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let stderr: String = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| !l.contains("XDG_RUNTIME_DIR"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+#[test]
+fn compacts_the_article_example_with_every_method() {
+    for method in ["atomic", "aggregated", "scan"] {
+        let (code, stdout, stderr) = compact(&["--method", method], b"1 0 0 1 1 0 1 0 0 1\n");
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.starts_with(&format!("{{\"method\":\"{method}\",\"adapter\":")),
+            "{stdout}"
+        );
+        assert!(stdout.contains("\"count\":5,"), "{stdout}");
+        assert!(
+            stdout.contains("\"indirect\":{\"vertex_count\":6,\"instance_count\":5,\"first_vertex\":0,\"first_instance\":0}"),
+            "{stdout}"
+        );
+        if method == "scan" {
+            assert!(stdout.contains("\"indices\":[0,3,4,6,9]"), "{stdout}");
+        }
+    }
+}
+
+#[test]
+fn reads_bits_and_u32le_from_a_file() {
+    let (code, stdout, _) = compact(&["--flags-format", "bits"], b"1001 1010 01");
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"indices\":[0,3,4,6,9]"), "{stdout}");
+    let path = std::env::temp_dir().join(format!("compact-cli-{}.bin", std::process::id()));
+    let words: Vec<u8> = [0u32, 7, 0, u32::MAX]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    std::fs::write(&path, words).expect("write");
+    let (code, stdout, _) = compact(
+        &["--flags-format=u32le", "--input", path.to_str().unwrap()],
+        b"",
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"indices\":[1,3]"), "{stdout}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_no_stdout() {
+    let cases: &[(&[&str], &[u8], &str)] = &[
+        (&[], b"1 0 x 1", "token 3"),
+        (&["--flags-format", "bits"], b"10a", "token 3"),
+        (&["--flags-format", "u32le"], b"\x01\x00\x00", "3 bytes"),
+        (&["--method", "magic"], b"1", "unknown method"),
+        (&["--input", "/nonexistent/flags.txt"], b"", "cannot read"),
+        (&["--bogus"], b"", "unknown argument"),
+    ];
+    for (args, stdin, needle) in cases {
+        let (code, stdout, stderr) = compact(args, stdin);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: stdout {stdout:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The CPU mirrors are the oracle, so they are checked against plain
+//! computations here, independently of the GPU.
+
+use compaction_playground::{cpu, flags, Method};
+
+fn plain(flags: &[u32]) -> Vec<u32> {
+    (0..flags.len() as u32)
+        .filter(|&i| flags[i as usize] != 0)
+        .collect()
+}
+
+#[test]
+fn every_mirror_compacts() {
+    for n in [0usize, 1, 63, 64, 65, 256, 257, 65_537, 70_000] {
+        let f = flags::random(n, 0.4, n as u64);
+        assert_eq!(cpu::atomic_counter(&f), plain(&f), "n={n}");
+        assert_eq!(cpu::atomic_aggregated(&f), plain(&f), "n={n}");
+        assert_eq!(cpu::trace_scan(&f).indices, plain(&f), "n={n}");
+        for method in Method::ALL {
+            let mut got = cpu::compact(&f, method, 6).indices;
+            got.sort_unstable();
+            assert_eq!(got, plain(&f), "{method} n={n}");
+        }
+    }
+}
+
+#[test]
+fn aggregated_keeps_each_workgroup_contiguous_in_any_schedule() {
+    let f = flags::random(64 * 5 + 7, 0.5, 1);
+    let out = cpu::atomic_aggregated::atomic_aggregated_scheduled(&f, [3, 0, 5, 1, 4, 2]);
+    let mut sorted = out.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, plain(&f));
+    // Group 3's indices come first, in order.
+    let group3: Vec<u32> = plain(&f).into_iter().filter(|i| i / 64 == 3).collect();
+    assert_eq!(&out[..group3.len()], &group3[..]);
+}
+
+#[test]
+fn scan_levels_recurse_until_one_block() {
+    assert_eq!(cpu::scan_level_lengths(0), Vec::<usize>::new());
+    assert_eq!(cpu::scan_level_lengths(256), vec![256]);
+    assert_eq!(cpu::scan_level_lengths(257), vec![257, 2]);
+    assert_eq!(cpu::scan_level_lengths(100_000), vec![100_000, 391, 2]);
+    assert_eq!(cpu::scan_level_lengths(1 << 24), vec![1 << 24, 65_536, 256]);
+    assert_eq!(
+        cpu::scan_level_lengths((1 << 24) + 1),
+        vec![(1 << 24) + 1, 65_537, 257, 2]
+    );
+}
+
+#[test]
+fn the_article_example_step_by_step() {
+    let trace = cpu::trace_scan(&flags::ARTICLE_EXAMPLE);
+    // flag:      1 0 0 1 1 0 1 0 0 1
+    // exclusive: 0 1 1 1 2 3 3 4 4 4   total = 5
+    assert_eq!(trace.prefix(), &[0, 1, 1, 1, 2, 3, 3, 4, 4, 4]);
+    assert_eq!(trace.count, 5);
+    assert_eq!(trace.indices, vec![0, 3, 4, 6, 9]);
+    assert_eq!(trace.levels[0].steps[1], vec![1, 1, 0, 1, 2, 1, 1, 1, 0, 1]);
+}

@@ -1,0 +1,124 @@
+//! Flag parsing, presets and URL packing (pure Rust, no GPU).
+
+use compaction_playground::flags::{self, FlagsFormat};
+
+#[test]
+fn list_accepts_commas_and_whitespace() {
+    assert_eq!(flags::parse_list("1,0,0,1").unwrap(), vec![1, 0, 0, 1]);
+    assert_eq!(
+        flags::parse_list(" 1 0\n2,\t4294967295 ").unwrap(),
+        vec![1, 0, 2, u32::MAX]
+    );
+    assert_eq!(flags::parse_list("").unwrap(), Vec::<u32>::new());
+}
+
+#[test]
+fn list_errors_name_the_token() {
+    let err = flags::parse_list("1, 0, x, 1").unwrap_err().to_string();
+    assert!(err.contains("token 3") && err.contains("`x`"), "{err}");
+    let err = flags::parse_list("1 4294967296").unwrap_err().to_string();
+    assert!(err.contains("token 2") && err.contains("larger"), "{err}");
+    let err = flags::parse_list("-1").unwrap_err().to_string();
+    assert!(err.contains("token 1"), "{err}");
+}
+
+#[test]
+fn bits_ignore_whitespace_and_reject_other_characters() {
+    assert_eq!(
+        flags::parse_bits("1001 1010\n01").unwrap(),
+        vec![1, 0, 0, 1, 1, 0, 1, 0, 0, 1]
+    );
+    let err = flags::parse_bits("10 2").unwrap_err().to_string();
+    assert!(err.contains("token 3"), "{err}");
+}
+
+#[test]
+fn u32le_needs_whole_words() {
+    let bytes = [1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+    assert_eq!(
+        flags::parse(&bytes, FlagsFormat::U32Le).unwrap(),
+        vec![1, u32::MAX]
+    );
+    let err = flags::parse(&bytes[..7], FlagsFormat::U32Le)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("token 2") && err.contains("7 bytes"), "{err}");
+}
+
+#[test]
+fn pasted_text_is_list_or_bits() {
+    assert_eq!(
+        flags::parse_text("1001101001").unwrap(),
+        flags::ARTICLE_EXAMPLE.to_vec()
+    );
+    assert_eq!(flags::parse_text("1,0,0,1").unwrap(), vec![1, 0, 0, 1]);
+    assert_eq!(flags::parse_text("12").unwrap(), vec![12]);
+    assert_eq!(flags::parse_text("1").unwrap(), vec![1]);
+}
+
+#[test]
+fn url_round_trips() {
+    let cases = [
+        vec![],
+        flags::ARTICLE_EXAMPLE.to_vec(),
+        flags::random(4097, 0.3, 1),
+        vec![0, 2, u32::MAX, 1],
+        vec![1; 9],
+    ];
+    for flags in cases {
+        let text = flags::encode_url(&flags);
+        assert!(
+            text.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
+            "{text}"
+        );
+        assert_eq!(flags::decode_url(&text).unwrap(), flags, "{text}");
+    }
+    assert_eq!(flags::encode_url(&flags::ARTICLE_EXAMPLE), "b10.WQI");
+}
+
+#[test]
+fn malformed_urls_are_errors() {
+    for text in [
+        "",
+        "b",
+        "b10",
+        "bx.WQI",
+        "b10.WQ",
+        "b10.W!I",
+        "z10.WQI",
+        "w2.AAAA",
+        "b99999999999999999999.A",
+    ] {
+        assert!(
+            flags::decode_url(text).is_err(),
+            "{text:?} should be refused"
+        );
+    }
+}
+
+#[test]
+fn random_matches_the_cub_anchor_generator() {
+    // cub_select.cu: s = 0x9E3779B97F4A7C15 ^ n; xorshift 13/7/17; (s >> 11) / 2^53 < density.
+    let n = 1000u64;
+    let mut s: u64 = 0x9E37_79B9_7F4A_7C15 ^ n;
+    let expected: Vec<u32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            u32::from(((s >> 11) as f64 / (1u64 << 53) as f64) < 0.5)
+        })
+        .collect();
+    assert_eq!(flags::random(n as usize, 0.5, n), expected);
+}
+
+#[test]
+fn clustered_has_runs_and_roughly_the_density() {
+    let f = flags::clustered(100_000, 0.2, 8, 3);
+    assert_eq!(f.len(), 100_000);
+    let visible = f.iter().filter(|&&x| x == 1).count() as f64 / 1e5;
+    assert!((0.15..0.25).contains(&visible), "{visible}");
+    let runs = f.windows(2).filter(|w| w[0] != w[1]).count();
+    assert!(runs < 100_000 / 4, "{runs} transitions: not clustered");
+}
