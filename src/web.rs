@@ -222,10 +222,11 @@ impl Playground {
         let state = self.state.clone();
         future_to_promise(async move {
             let method: Method = method.parse().map_err(js_error)?;
+            let flags = state.flags.borrow().clone();
             let out = match &state.gpu {
-                Some(gpu) => run_gpu(gpu, &state.flags.borrow().clone(), method).await,
+                Some(gpu) => run_gpu(gpu, &flags, method).await,
                 None => Ok(cpu::compact(
-                    &state.flags.borrow(),
+                    &flags,
                     method,
                     Compactor::DEFAULT_VERTEX_COUNT,
                 )),
