@@ -8,9 +8,12 @@ use wgpu::util::DeviceExt;
 
 use crate::error::{Error, Result};
 use crate::gpu::kernel::{storage_buffer, words, Kernel, WORD};
+use crate::gpu::lookback::{Lookback, LookbackOptions, BITS_TILE, FLAGS_TILE, WORKGROUP_SIZE};
 use crate::gpu::readback::Readback;
 use crate::gpu::scan_block::{ScanBlock, BLOCK, STEPS};
-use crate::gpu::{add_offsets, atomic_aggregated, atomic_counter, indirect_args, scatter};
+use crate::gpu::{
+    add_offsets, atomic_aggregated, atomic_counter, indirect_args, pack_bits, scatter,
+};
 use crate::output::{CompactionOutput, IndirectArgs};
 
 pub use trace::MAX_TRACE_FLAGS;
@@ -26,22 +29,51 @@ pub enum Method {
     /// The article's exclusive prefix scan (Hillis-Steele blocks, recursive block
     /// sums, offsets, scatter): original order, bit-identical every run.
     Scan,
+    /// One pass: tiles of 4096 flags scanned in the workgroup, chained by a
+    /// decoupled look-back with a fallback, scattered in the same pass. Original
+    /// order, bit-identical every run.
+    Lookback,
+    /// `Lookback` reading one bit per flag (`Compactor::prepare_bits`); from u32
+    /// flags the compactor packs them first, in the same pass.
+    LookbackBits,
+    /// The look-back's tiles, each taking its output range with one global
+    /// atomicAdd: order kept inside a tile of 4096, not between tiles.
+    TileAtomic,
 }
 
 impl Method {
-    pub const ALL: [Method; 3] = [Method::Atomic, Method::Aggregated, Method::Scan];
+    pub const ALL: [Method; 6] = [
+        Method::Atomic,
+        Method::Aggregated,
+        Method::Scan,
+        Method::Lookback,
+        Method::LookbackBits,
+        Method::TileAtomic,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Method::Atomic => "atomic",
             Method::Aggregated => "aggregated",
             Method::Scan => "scan",
+            Method::Lookback => "lookback",
+            Method::LookbackBits => "lookback-bits",
+            Method::TileAtomic => "tile-atomic",
         }
     }
 
     /// Whether the output keeps the flags' order (and so is the same every run).
     pub fn preserves_order(self) -> bool {
-        matches!(self, Method::Scan)
+        matches!(self, Method::Scan | Method::Lookback | Method::LookbackBits)
+    }
+
+    /// Whether the method runs on the look-back's tiles (and so takes fewer than
+    /// `cpu::lookback::MAX_FLAGS` flags).
+    pub fn uses_tiles(self) -> bool {
+        matches!(
+            self,
+            Method::Lookback | Method::LookbackBits | Method::TileAtomic
+        )
     }
 }
 
@@ -73,6 +105,10 @@ enum KernelId {
     AddOffsets,
     Scatter,
     IndirectArgs,
+    Lookback,
+    LookbackBits,
+    TileAtomic,
+    PackBits,
 }
 
 struct Dispatch {
@@ -100,6 +136,11 @@ pub struct Compaction {
     count: wgpu::Buffer,
     indirect: wgpu::Buffer,
     levels: Vec<ScanLevel>,
+    /// The look-back's ticket counter and tile states; they carry over from run to
+    /// run (the state codes alternate), so they live as long as the compaction.
+    tile_states: Option<wgpu::Buffer>,
+    /// `LookbackBits` prepared from u32 flags: the bits the pass packs them into.
+    packed_bits: Option<wgpu::Buffer>,
     dispatches: Vec<Dispatch>,
 }
 
@@ -125,6 +166,15 @@ impl Compaction {
     pub fn indirect(&self) -> &wgpu::Buffer {
         &self.indirect
     }
+    /// Look-back methods: word 0 counts tickets, word `1 + t` is tile `t`'s state
+    /// (value << 2 | status; see `shaders/lookback.wgsl`).
+    pub fn tile_states(&self) -> Option<&wgpu::Buffer> {
+        self.tile_states.as_ref()
+    }
+    /// `LookbackBits` prepared from u32 flags: the packed bits.
+    pub fn packed_bits(&self) -> Option<&wgpu::Buffer> {
+        self.packed_bits.as_ref()
+    }
 }
 
 pub struct Compactor {
@@ -136,6 +186,10 @@ pub struct Compactor {
     add_offsets: Kernel,
     scatter: Kernel,
     indirect_args: Kernel,
+    lookback: Lookback,
+    pack_bits: Kernel,
+    /// Bound as the vec4 view of inputs shorter than one vec4 (never read).
+    empty_vec4: wgpu::Buffer,
 }
 
 impl Compactor {
@@ -144,6 +198,15 @@ impl Compactor {
 
     /// Creates every pipeline. `device` and `queue` are cheap handles, kept.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self::with_options(device, queue, LookbackOptions::default())
+    }
+
+    /// `new`, choosing how the look-back kernels are built (e.g. without subgroups).
+    pub fn with_options(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        options: LookbackOptions,
+    ) -> Self {
         Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -153,7 +216,15 @@ impl Compactor {
             add_offsets: add_offsets::add_offsets(device),
             scatter: scatter::scatter(device),
             indirect_args: indirect_args::indirect_args(device),
+            lookback: Lookback::new(device, options),
+            pack_bits: pack_bits::pack_bits(device),
+            empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
         }
+    }
+
+    /// Whether the look-back kernels use subgroup operations on this device.
+    pub fn uses_subgroups(&self) -> bool {
+        self.lookback.uses_subgroups()
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -173,8 +244,22 @@ impl Compactor {
         (bytes / WORD).min(u64::from(u32::MAX))
     }
 
+    /// The most flags `method` can compact on this device.
+    pub fn max_flags_for(&self, method: Method) -> u64 {
+        let max = self.max_flags();
+        if method.uses_tiles() {
+            max.min(crate::cpu::lookback::MAX_FLAGS - 1)
+        } else {
+            max
+        }
+    }
+
     fn check_len(&self, len: u64) -> Result<()> {
-        let max_flags = self.max_flags();
+        self.check_len_for(len, Method::Scan)
+    }
+
+    fn check_len_for(&self, len: u64, method: Method) -> Result<()> {
+        let max_flags = self.max_flags_for(method);
         if len > max_flags {
             return Err(Error::TooLarge {
                 n: len,
@@ -225,6 +310,9 @@ impl Compactor {
         vertex_count: u32,
         traced: bool,
     ) -> Result<Compaction> {
+        if method.uses_tiles() {
+            return self.prepare_tiles(TilesInput::Flags(flags), len, method, vertex_count);
+        }
         self.check_len(len)?;
         let device = &self.device;
         let none = wgpu::BufferUsages::empty();
@@ -266,6 +354,9 @@ impl Compactor {
                     &[flags, words(&indices, len), words(&count, 1)],
                     len,
                 );
+            }
+            Method::Lookback | Method::LookbackBits | Method::TileAtomic => {
+                unreachable!("prepare_tiles compacts these")
             }
             Method::Scan => {
                 levels = self.scan_levels(len, traced);
@@ -320,8 +411,141 @@ impl Compactor {
             count,
             indirect,
             levels,
+            tile_states: None,
+            packed_bits: None,
             dispatches,
         })
+    }
+
+    /// `prepare` for `Method::LookbackBits` when the flags are already bits: the
+    /// first `len` bits of `bits` (32 flags to a u32 word, least significant
+    /// first; bits past `len` are ignored). Nothing is packed.
+    pub fn prepare_bits(
+        &self,
+        bits: &wgpu::Buffer,
+        len: u64,
+        vertex_count: u32,
+    ) -> Result<Compaction> {
+        self.prepare_tiles(
+            TilesInput::Bits(bits),
+            len,
+            Method::LookbackBits,
+            vertex_count,
+        )
+    }
+
+    fn prepare_tiles(
+        &self,
+        input: TilesInput,
+        len: u64,
+        method: Method,
+        vertex_count: u32,
+    ) -> Result<Compaction> {
+        self.check_len_for(len, method)?;
+        let device = &self.device;
+        let none = wgpu::BufferUsages::empty();
+        let indices = storage_buffer(device, "indices", len, none);
+        let count = storage_buffer(device, "count", 1, wgpu::BufferUsages::COPY_DST);
+        let indirect = self.indirect_buffer(vertex_count);
+        let tile = u64::from(if method == Method::LookbackBits {
+            BITS_TILE
+        } else {
+            FLAGS_TILE
+        });
+        let tiles = len.div_ceil(tile);
+        // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
+        let tile_states = storage_buffer(device, "lookback:tile_states", tiles + 1, none);
+        let mut dispatches = Vec::new();
+        let mut push = |kernel: KernelId, buffers: &[wgpu::BufferBinding], invocations: u64| {
+            let bind_group = self.kernel(kernel).bind(device, buffers);
+            dispatches.push(Dispatch {
+                kernel,
+                bind_group,
+                invocations,
+            });
+        };
+        // u32 flags for the bits method are packed first, in the same pass.
+        let packed = match input {
+            TilesInput::Flags(flags) if method == Method::LookbackBits => {
+                let bit_words = len.div_ceil(32);
+                let packed = storage_buffer(device, "pack_bits:bits", bit_words, none);
+                if len > 0 {
+                    push(
+                        KernelId::PackBits,
+                        &[words(flags, len), words(&packed, bit_words)],
+                        len,
+                    );
+                }
+                Some(packed)
+            }
+            _ => None,
+        };
+        let (words_buffer, input_words) = match (input, &packed) {
+            (_, Some(packed)) => (packed, len.div_ceil(32)),
+            (TilesInput::Flags(flags), None) => (flags, len),
+            (TilesInput::Bits(bits), None) => (bits, len.div_ceil(32)),
+        };
+        if len > 0 {
+            let kernel = match method {
+                Method::Lookback => KernelId::Lookback,
+                Method::LookbackBits => KernelId::LookbackBits,
+                _ => KernelId::TileAtomic,
+            };
+            // The bulk as vec4, the tail as u32 (a buffer shorter than a vec4 binds
+            // a stand-in the kernel never reads).
+            let vec4_words = input_words / 4 * 4;
+            let input4 = if vec4_words > 0 {
+                words(words_buffer, vec4_words)
+            } else {
+                words(&self.empty_vec4, 4)
+            };
+            let mut bindings = vec![
+                input4,
+                words(words_buffer, input_words),
+                words(&indices, len),
+                words(&tile_states, tiles + 1),
+                words(&count, 1),
+            ];
+            if kernel != KernelId::TileAtomic {
+                bindings.push(words(&indirect, 4));
+            }
+            push(kernel, &bindings, tiles * u64::from(WORKGROUP_SIZE));
+        }
+        // The look-back's last tile writes the indirect arguments itself.
+        if method == Method::TileAtomic || len == 0 {
+            push(
+                KernelId::IndirectArgs,
+                &[words(&count, 1), words(&indirect, 4)],
+                1,
+            );
+        }
+
+        Ok(Compaction {
+            method,
+            len,
+            indices,
+            count,
+            indirect,
+            levels: Vec::new(),
+            tile_states: Some(tile_states),
+            packed_bits: packed,
+            dispatches,
+        })
+    }
+
+    fn indirect_buffer(&self, vertex_count: u32) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("indirect"),
+                contents: bytemuck::bytes_of(&IndirectArgs {
+                    vertex_count,
+                    ..IndirectArgs::default()
+                }),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+            })
     }
 
     fn scan_levels(&self, len: u64, traced: bool) -> Vec<ScanLevel> {
@@ -357,12 +581,21 @@ impl Compactor {
             KernelId::AddOffsets => &self.add_offsets,
             KernelId::Scatter => &self.scatter,
             KernelId::IndirectArgs => &self.indirect_args,
+            KernelId::Lookback => &self.lookback.flags,
+            KernelId::LookbackBits => &self.lookback.bits,
+            KernelId::TileAtomic => &self.lookback.tile_atomic,
+            KernelId::PackBits => &self.pack_bits,
         }
     }
 
     fn needs_cleared_count(compaction: &Compaction) -> bool {
-        // The atomics count up from zero; an empty scan writes no block sum.
-        !compaction.method.preserves_order() || compaction.levels.is_empty()
+        // The atomics count up from zero; an empty scan writes no block sum; the
+        // look-back's last tile stores the count (there is none when empty).
+        match compaction.method {
+            Method::Scan => compaction.levels.is_empty(),
+            Method::Lookback | Method::LookbackBits => compaction.len == 0,
+            Method::Atomic | Method::Aggregated | Method::TileAtomic => true,
+        }
     }
 
     /// Records the compaction into `encoder`: one compute pass, no readback.
@@ -445,6 +678,13 @@ fn indirect_from_words(words: &[u32]) -> IndirectArgs {
         };
     }
     args
+}
+
+/// What `prepare_tiles` reads: u32 flags or packed bits.
+#[derive(Clone, Copy)]
+enum TilesInput<'a> {
+    Flags(&'a wgpu::Buffer),
+    Bits(&'a wgpu::Buffer),
 }
 
 /// Captures validation and out-of-memory errors as `Error::Gpu` instead of the

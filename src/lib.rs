@@ -20,6 +20,7 @@ mod web;
 
 pub use compactor::{Compaction, Compactor, Method, MAX_TRACE_FLAGS};
 pub use error::{Error, Result};
+pub use gpu::lookback::LookbackOptions;
 pub use gpu::GpuContext;
 pub use output::{CompactionOutput, IndirectArgs};
 pub use trace::{AtomicTrace, ScanLevelTrace, ScanTrace, NO_SLOT};

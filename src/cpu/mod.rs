@@ -4,12 +4,16 @@
 pub mod add_offsets;
 pub mod atomic_aggregated;
 pub mod atomic_counter;
+pub mod lookback;
+pub mod pack_bits;
 pub mod scan_block;
 pub mod scatter;
 
 pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
+pub use lookback::{lookback, lookback_bits, tile_atomic};
+pub use pack_bits::pack_bits;
 pub use scan_block::scan_block;
 pub use scatter::scatter;
 
@@ -81,6 +85,9 @@ pub fn compact(flags: &[u32], method: Method, vertex_count: u32) -> CompactionOu
         Method::Atomic => atomic_counter(flags),
         Method::Aggregated => atomic_aggregated(flags),
         Method::Scan => trace_scan(flags).indices,
+        Method::Lookback => lookback(flags).indices,
+        Method::LookbackBits => lookback_bits(&pack_bits(flags), flags.len()).indices,
+        Method::TileAtomic => tile_atomic(flags),
     };
     let count = indices.len() as u32;
     CompactionOutput {

@@ -9,6 +9,8 @@ pub mod copy_vec4;
 pub mod draw_instances;
 pub mod indirect_args;
 pub mod kernel;
+pub mod lookback;
+pub mod pack_bits;
 pub mod readback;
 pub mod scan_block;
 pub mod scatter;

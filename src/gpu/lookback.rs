@@ -1,0 +1,101 @@
+//! Pipelines for `shaders/lookback.wgsl`: the single-pass compaction with decoupled
+//! look-back (u32 flags and bit-packed flags) and the tile-atomic variant, each
+//! built with the subgroup scan of `shaders/lookback_subgroups.wgsl` when the
+//! device has `SUBGROUP`, and with the portable shared-memory scan otherwise.
+
+use std::borrow::Cow;
+
+use super::kernel::{shader_module, Kernel};
+use crate::cpu::lookback as cpu;
+
+pub const SOURCE: &str = include_str!("../../shaders/lookback.wgsl");
+pub const SUBGROUPS_SOURCE: &str = include_str!("../../shaders/lookback_subgroups.wgsl");
+/// The line in `SOURCE` where the portable workgroup scan starts.
+pub const PORTABLE_SCAN_MARKER: &str = "// ---- portable workgroup_scan";
+
+pub const WORKGROUP_SIZE: u32 = cpu::WORKGROUP_SIZE as u32;
+pub const FLAGS_TILE: u32 = cpu::FLAGS_TILE as u32;
+pub const BITS_TILE: u32 = cpu::BITS_TILE as u32;
+
+/// How the look-back kernels are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LookbackOptions {
+    /// Use subgroup operations when the device has `SUBGROUP`.
+    pub subgroups: bool,
+    /// Look-back rounds spent waiting for one predecessor before counting its flags.
+    pub spin_limit: u32,
+    /// Tests only: ignore every published tile state, so that each tile counts all
+    /// its predecessors itself (the fallback path, made deterministic).
+    pub stress_fallback: bool,
+}
+
+impl Default for LookbackOptions {
+    fn default() -> Self {
+        Self {
+            subgroups: true,
+            spin_limit: 64,
+            stress_fallback: false,
+        }
+    }
+}
+
+/// The WGSL the kernels are built from: `SOURCE` as it is, or with its portable
+/// scan replaced by the subgroup scan.
+pub fn source(subgroups: bool) -> Cow<'static, str> {
+    if !subgroups {
+        return Cow::Borrowed(SOURCE);
+    }
+    let kernels = SOURCE
+        .split_once(PORTABLE_SCAN_MARKER)
+        .map_or(SOURCE, |(kernels, _portable)| kernels);
+    Cow::Owned(format!("{kernels}{SUBGROUPS_SOURCE}"))
+}
+
+pub struct Lookback {
+    /// u32 flags. Bindings: flags as vec4, flags, indices, tile states, count, indirect.
+    pub flags: Kernel,
+    /// Bit-packed flags. Bindings: bits as vec4, bits, indices, tile states, count, indirect.
+    pub bits: Kernel,
+    /// u32 flags, one atomic per tile. Bindings: flags as vec4, flags, indices, tile states, count.
+    pub tile_atomic: Kernel,
+    subgroups: bool,
+}
+
+impl Lookback {
+    pub fn new(device: &wgpu::Device, options: LookbackOptions) -> Self {
+        let subgroups = options.subgroups && device.features().contains(wgpu::Features::SUBGROUP);
+        let (label, labels) = if subgroups {
+            (
+                "lookback:subgroups",
+                [
+                    "lookback:subgroups",
+                    "lookback_bits:subgroups",
+                    "tile_atomic:subgroups",
+                ],
+            )
+        } else {
+            ("lookback", ["lookback", "lookback_bits", "tile_atomic"])
+        };
+        let module = shader_module(device, label, &source(subgroups));
+        let constants = [
+            ("SPIN_LIMIT", f64::from(options.spin_limit)),
+            (
+                "STRESS_FALLBACK",
+                f64::from(u8::from(options.stress_fallback)),
+            ),
+        ];
+        let k =
+            |label, entry| Kernel::new(device, &module, label, entry, WORKGROUP_SIZE, &constants);
+        Self {
+            flags: k(labels[0], "lookback"),
+            bits: k(labels[1], "lookback_bits"),
+            tile_atomic: k(labels[2], "tile_atomic"),
+            subgroups,
+        }
+    }
+
+    /// Whether these kernels were built with subgroup operations.
+    pub fn uses_subgroups(&self) -> bool {
+        self.subgroups
+    }
+}

@@ -1,0 +1,466 @@
+//! The single-pass look-back methods (`lookback`, `lookback-bits`, `tile-atomic`)
+//! and `pack_bits` against their CPU mirrors: every edge size and density, flags
+//! other than 0/1, exact order, bit-identical runs, indirect arguments written on
+//! the GPU; built with subgroups (when the adapter has them) and without, and with
+//! the fallback forced on every predecessor.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{expected_indices, save_failure, wild_flags, DENSITIES, SIZES};
+use compaction_playground::gpu::lookback::{self as gpu_lookback, LookbackOptions};
+use compaction_playground::gpu::readback::Readback;
+use compaction_playground::{
+    cpu, flags, Compaction, CompactionOutput, Compactor, GpuContext, IndirectArgs, Method,
+};
+
+/// The ways the look-back kernels are built, on one device.
+struct Variants {
+    context: GpuContext,
+    /// (name, compactor): with subgroups when the adapter has them, portable, and
+    /// both again with every published state ignored (the fallback path).
+    compactors: Vec<(&'static str, Compactor)>,
+}
+
+fn variants() -> &'static Variants {
+    static VARIANTS: OnceLock<Variants> = OnceLock::new();
+    VARIANTS.get_or_init(|| {
+        let context = pollster::block_on(GpuContext::new())
+            .unwrap_or_else(|e| panic!("the GPU tests need an adapter (Mesa lavapipe in CI): {e}"));
+        let has_subgroups = context.device.features().contains(wgpu::Features::SUBGROUP);
+        eprintln!(
+            "adapter: {}, SUBGROUP: {has_subgroups}",
+            context.adapter_name()
+        );
+        let build = |subgroups, stress_fallback| {
+            let options = LookbackOptions {
+                subgroups,
+                stress_fallback,
+                ..LookbackOptions::default()
+            };
+            Compactor::with_options(&context.device, &context.queue, options)
+        };
+        let mut compactors = vec![("portable", build(false, false))];
+        if has_subgroups {
+            compactors.push(("subgroups", build(true, false)));
+        }
+        compactors.push(("portable-fallback", build(false, true)));
+        if has_subgroups {
+            compactors.push(("subgroups-fallback", build(true, true)));
+        }
+        for (name, compactor) in &compactors {
+            assert_eq!(
+                compactor.uses_subgroups(),
+                name.starts_with("subgroups"),
+                "{name}"
+            );
+        }
+        Variants {
+            context,
+            compactors,
+        }
+    })
+}
+
+/// The regular variants (published states trusted), and the fallback ones.
+fn regular() -> impl Iterator<Item = &'static (&'static str, Compactor)> {
+    variants()
+        .compactors
+        .iter()
+        .filter(|(name, _)| !name.ends_with("fallback"))
+}
+
+fn fallback() -> impl Iterator<Item = &'static (&'static str, Compactor)> {
+    variants()
+        .compactors
+        .iter()
+        .filter(|(name, _)| name.ends_with("fallback"))
+}
+
+/// Encodes a prepared compaction and reads back its indices (first `count`) and
+/// indirect arguments.
+fn encode_and_read(compactor: &Compactor, compaction: &Compaction) -> CompactionOutput {
+    let device = compactor.device();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    compactor.encode(&mut encoder, compaction);
+    let mut readback = Readback::default();
+    readback.copy(
+        device,
+        &mut encoder,
+        compaction.indices(),
+        0,
+        compaction.len(),
+    );
+    readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
+    readback.copy(device, &mut encoder, compaction.count(), 0, 1);
+    compactor.queue().submit([encoder.finish()]);
+    let read = pollster::block_on(readback.read(device)).expect("readback");
+    let indirect = match read[1][..] {
+        [vertex_count, instance_count, first_vertex, first_instance] => IndirectArgs {
+            vertex_count,
+            instance_count,
+            first_vertex,
+            first_instance,
+        },
+        _ => panic!("indirect args: {:?}", read[1]),
+    };
+    let count = read[2][0];
+    let mut indices = read[0].clone();
+    indices.truncate(count as usize);
+    CompactionOutput {
+        indices,
+        count,
+        indirect,
+    }
+}
+
+/// Runs `method` on `flags` (u32 flags, or packed bits for `bits_input`).
+fn run(compactor: &Compactor, flags: &[u32], method: Method, bits_input: bool) -> CompactionOutput {
+    if bits_input {
+        let mut bits = cpu::pack_bits(flags);
+        // Bits past the last flag are not flags: set them to prove they are ignored.
+        if !flags.len().is_multiple_of(32) {
+            if let Some(last) = bits.last_mut() {
+                *last |= !0u32 << (flags.len() % 32);
+            }
+        }
+        let buffer = compactor.upload(&bits).expect("upload bits");
+        let compaction = compactor
+            .prepare_bits(&buffer, flags.len() as u64, Compactor::DEFAULT_VERTEX_COUNT)
+            .expect("prepare_bits");
+        encode_and_read(compactor, &compaction)
+    } else {
+        let buffer = compactor.upload(flags).expect("upload");
+        let compaction = compactor
+            .prepare(
+                &buffer,
+                flags.len() as u64,
+                method,
+                Compactor::DEFAULT_VERTEX_COUNT,
+            )
+            .expect("prepare");
+        encode_and_read(compactor, &compaction)
+    }
+}
+
+fn check(
+    variant: &str,
+    compactor: &Compactor,
+    method: Method,
+    bits_input: bool,
+    flags: &[u32],
+    case: &str,
+) {
+    let case = format!(
+        "{method}{}-{variant}-{case}",
+        if bits_input { "-bitsin" } else { "" }
+    );
+    let got = run(compactor, flags, method, bits_input);
+    let oracle = cpu::compact(flags, method, Compactor::DEFAULT_VERTEX_COUNT);
+    let expected = expected_indices(flags);
+    assert_eq!(
+        oracle.indices.len(),
+        expected.len(),
+        "{case}: CPU mirror count"
+    );
+    let fail = |what: String| -> ! {
+        let path = save_failure(&case, flags);
+        panic!("{case}: {what} (flags saved to {path})");
+    };
+    if got.count != oracle.count {
+        fail(format!("count {} != {}", got.count, oracle.count));
+    }
+    let want_args = IndirectArgs {
+        vertex_count: Compactor::DEFAULT_VERTEX_COUNT,
+        instance_count: oracle.count,
+        first_vertex: 0,
+        first_instance: 0,
+    };
+    if got.indirect != want_args {
+        fail(format!("indirect {:?} != {want_args:?}", got.indirect));
+    }
+    if method.preserves_order() {
+        if got.indices != oracle.indices {
+            let first = got
+                .indices
+                .iter()
+                .zip(&oracle.indices)
+                .position(|(a, b)| a != b);
+            fail(format!(
+                "indices differ from the CPU mirror, first at {first:?}"
+            ));
+        }
+    } else {
+        check_tiles_contiguous(&got.indices, &expected).unwrap_or_else(|e| fail(e));
+    }
+}
+
+/// `tile-atomic`: the same set, and each tile's indices one ascending run.
+fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
+    let mut sorted = got.to_vec();
+    sorted.sort_unstable();
+    if sorted != expected {
+        return Err("the set of indices differs".into());
+    }
+    let tile = |i: u32| i as usize / cpu::lookback::FLAGS_TILE;
+    let mut seen = std::collections::HashSet::new();
+    for (k, &i) in got.iter().enumerate() {
+        let continues = k > 0 && tile(got[k - 1]) == tile(i);
+        if continues && got[k - 1] >= i {
+            return Err(format!("tile {} out of order at slot {k}", tile(i)));
+        }
+        if !continues && !seen.insert(tile(i)) {
+            return Err(format!("tile {} split at slot {k}", tile(i)));
+        }
+    }
+    Ok(())
+}
+
+fn sweep(method: Method, bits_input: bool) {
+    for (variant, compactor) in regular() {
+        for &n in &SIZES {
+            for &density in &DENSITIES {
+                let flags = flags::random(n, density, n as u64 ^ density.to_bits());
+                check(
+                    variant,
+                    compactor,
+                    method,
+                    bits_input,
+                    &flags,
+                    &format!("n{n}-d{density}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lookback_matches_cpu() {
+    sweep(Method::Lookback, false);
+}
+
+#[test]
+fn lookback_bits_matches_cpu() {
+    sweep(Method::LookbackBits, true);
+}
+
+#[test]
+fn lookback_bits_from_u32_flags_matches_cpu() {
+    sweep(Method::LookbackBits, false);
+}
+
+#[test]
+fn tile_atomic_matches_cpu() {
+    sweep(Method::TileAtomic, false);
+}
+
+#[test]
+fn lookback_fallback_matches_cpu() {
+    // Every tile counts every predecessor from its flags: quadratic, so the sizes
+    // stop at 2^20 + 3 (257 tiles).
+    for (variant, compactor) in fallback() {
+        for &n in SIZES.iter().filter(|&&n| n <= (1 << 20) + 3) {
+            for &density in &[0.001, 0.5, 1.0] {
+                let flags = flags::random(n, density, 99 ^ n as u64);
+                let case = format!("n{n}-d{density}");
+                check(variant, compactor, Method::Lookback, false, &flags, &case);
+                check(
+                    variant,
+                    compactor,
+                    Method::LookbackBits,
+                    true,
+                    &flags,
+                    &case,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pack_bits_matches_cpu() {
+    for (variant, compactor) in regular() {
+        for &n in &[1usize, 31, 32, 33, 255, 256, 257, 65_536, 70_001] {
+            let flags = wild_flags(n, 0.5, 3 + n as u64);
+            let buffer = compactor.upload(&flags).expect("upload");
+            let compaction = compactor
+                .prepare(&buffer, n as u64, Method::LookbackBits, 6)
+                .expect("prepare");
+            let device = compactor.device();
+            let mut encoder = device.create_command_encoder(&Default::default());
+            compactor.encode(&mut encoder, &compaction);
+            let bits = compaction.packed_bits().expect("packed bits");
+            let mut readback = Readback::default();
+            readback.copy(device, &mut encoder, bits, 0, n.div_ceil(32) as u64);
+            compactor.queue().submit([encoder.finish()]);
+            let read = pollster::block_on(readback.read(device)).expect("readback");
+            assert_eq!(read[0], cpu::pack_bits(&flags), "{variant} n={n}");
+        }
+    }
+}
+
+#[test]
+fn any_nonzero_flag_is_visible() {
+    for (variant, compactor) in variants().compactors.iter() {
+        for &n in &[1usize, 257, 4097, 70_000] {
+            let flags = wild_flags(n, 0.5, 7 + n as u64);
+            let case = format!("wild-n{n}");
+            for method in [Method::Lookback, Method::LookbackBits, Method::TileAtomic] {
+                check(variant, compactor, method, false, &flags, &case);
+            }
+        }
+        let extremes = [2, 0, u32::MAX, 0, 1, 0x8000_0000, 0, 0, 3, 0];
+        for method in [Method::Lookback, Method::LookbackBits] {
+            let out = pollster::block_on(compactor.run(&extremes, method)).expect("runs");
+            assert_eq!(out.indices, vec![0, 2, 4, 5, 8], "{variant} {method}");
+            assert_eq!(out.indirect.instance_count, 5, "{variant} {method}");
+        }
+    }
+}
+
+#[test]
+fn lookback_is_bit_identical_over_repeated_runs() {
+    // One prepared compaction encoded again and again: the tile states carry over
+    // from run to run (their codes alternate), so odd and even runs must agree,
+    // also when several runs share one submission.
+    let flags = flags::random((1 << 20) + 3, 0.5, 42);
+    let expected = cpu::lookback(&flags).indices;
+    for (variant, compactor) in regular() {
+        let buffer = compactor.upload(&flags).expect("upload");
+        let compaction = compactor
+            .prepare(&buffer, flags.len() as u64, Method::Lookback, 6)
+            .expect("prepare");
+        for run in 0..20 {
+            let device = compactor.device();
+            let mut encoder = device.create_command_encoder(&Default::default());
+            for _ in 0..run % 3 {
+                compactor.encode(&mut encoder, &compaction);
+            }
+            compactor.queue().submit([encoder.finish()]);
+            let out = encode_and_read(compactor, &compaction);
+            assert!(
+                out.indices == expected && out.count as usize == expected.len(),
+                "{variant} run {run} differs (hash {:08x})",
+                out.hash()
+            );
+        }
+    }
+}
+
+#[test]
+fn prepared_lookback_writes_indirect_on_the_gpu() {
+    // The renderer path: prepare once, new flags, encode, read only the indirect buffer.
+    for (variant, compactor) in regular() {
+        let device = compactor.device();
+        let flags_a = flags::random(50_000, 0.3, 1);
+        let flags_b = flags::random(50_000, 0.7, 2);
+        let buffer = compactor.upload(&flags_a).expect("upload");
+        for method in [Method::Lookback, Method::LookbackBits, Method::TileAtomic] {
+            let compaction = compactor
+                .prepare(&buffer, 50_000, method, 3)
+                .expect("prepare");
+            for flags in [&flags_a, &flags_b, &flags_a] {
+                compactor
+                    .queue()
+                    .write_buffer(&buffer, 0, bytemuck::cast_slice(flags));
+                let mut encoder = device.create_command_encoder(&Default::default());
+                compactor.encode(&mut encoder, &compaction);
+                let mut readback = Readback::default();
+                readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
+                compactor.queue().submit([encoder.finish()]);
+                let words = pollster::block_on(readback.read(device)).expect("read");
+                let visible = flags.iter().filter(|&&f| f != 0).count() as u32;
+                assert_eq!(words[0], vec![3, visible, 0, 0], "{variant} {method}");
+            }
+        }
+    }
+}
+
+#[test]
+fn lookback_extra_memory_is_under_n_over_64_words() {
+    let compactor = &variants().compactors[0].1;
+    for n in [1usize, 4096, 4097, 100_000, 1 << 20] {
+        let buffer = compactor.upload(&vec![1; n]).expect("upload");
+        for method in [Method::Lookback, Method::TileAtomic] {
+            let compaction = compactor
+                .prepare(&buffer, n as u64, method, 6)
+                .expect("prepare");
+            let words = compaction.tile_states().expect("tile states").size() / 4;
+            // One word per 4096 flags plus the ticket counter.
+            assert!(
+                words <= (n as u64).div_ceil(64).max(2),
+                "{method} n={n}: {words} words"
+            );
+        }
+    }
+}
+
+#[test]
+fn lookback_shaders_validate_and_constants_match_rust() {
+    let validate = |name: &str, source: &str| {
+        let module = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{name} does not parse:\n{}", e.emit_to_string(source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name} is invalid:\n{}", e.emit_to_string(source)));
+        module
+    };
+    let portable = validate("lookback.wgsl", gpu_lookback::SOURCE);
+    validate("lookback_subgroups.wgsl", gpu_lookback::SUBGROUPS_SOURCE);
+    let subgroups = validate("lookback + subgroups", &gpu_lookback::source(true));
+    validate(
+        "pack_bits.wgsl",
+        compaction_playground::gpu::pack_bits::SOURCE,
+    );
+    assert!(gpu_lookback::SOURCE.contains(gpu_lookback::PORTABLE_SCAN_MARKER));
+    for module in [&portable, &subgroups] {
+        for entry in ["lookback", "lookback_bits", "tile_atomic"] {
+            let ep = module
+                .entry_points
+                .iter()
+                .find(|e| e.name == entry)
+                .unwrap_or_else(|| panic!("no entry point {entry}"));
+            assert_eq!(
+                ep.workgroup_size,
+                [gpu_lookback::WORKGROUP_SIZE, 1, 1],
+                "{entry}"
+            );
+        }
+    }
+    let source = gpu_lookback::SOURCE;
+    let size = gpu_lookback::WORKGROUP_SIZE;
+    assert!(source.contains(&format!("const WORKGROUP_SIZE : u32 = {size}u;")));
+    assert!(gpu_lookback::SUBGROUPS_SOURCE
+        .contains(&format!("const SCAN_WORKGROUP_SIZE : u32 = {size}u;")));
+    let flags_words = gpu_lookback::FLAGS_TILE / 32;
+    let bits_words = gpu_lookback::BITS_TILE / 32;
+    assert!(source.contains(&format!("const FLAGS_TILE_WORDS : u32 = {flags_words}u;")));
+    assert!(source.contains(&format!("const BITS_TILE_WORDS : u32 = {bits_words}u;")));
+    assert!(source.contains(&format!("const WINDOW : u32 = {}u;", cpu::lookback::WINDOW)));
+    // Four vec4 per invocation cover a flags tile; one vec4 per invocation of the
+    // first quarter covers a bits tile.
+    assert_eq!(flags_words * 32, size * 4 * 4);
+    assert_eq!(bits_words, size);
+    assert!(
+        compaction_playground::gpu::pack_bits::SOURCE.contains(&format!(
+            "const WORKGROUP_SIZE : u32 = {}u;",
+            compaction_playground::gpu::pack_bits::WORKGROUP_SIZE
+        ))
+    );
+}
+
+#[test]
+fn lookback_refuses_more_flags_than_its_states_hold() {
+    let compactor = &variants().compactors[0].1;
+    let max = compactor.max_flags_for(Method::Lookback);
+    assert!(max < cpu::lookback::MAX_FLAGS);
+    let buffer = compactor.upload(&[1, 0, 1]).expect("upload");
+    assert!(compactor
+        .prepare(&buffer, max + 1, Method::Lookback, 6)
+        .is_err());
+    let _ = &variants().context;
+}
