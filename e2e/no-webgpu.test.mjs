@@ -1,0 +1,105 @@
+// Without WebGPU the page says which case it is and still lets the visitor edit
+// and step, on the CPU reference. Also: the embeddable <compaction-playground>.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, startServer } from './browser.mjs';
+import { compact, scanLevels, fnv1a } from './oracle.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, flagCells, stepLabel, scrubTo, rowValues, pageErrors } from './helpers.mjs';
+
+const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ port: 0 });
+  browser = await launchBrowser({ webgpu: false });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.server.closeAllConnections();
+  await new Promise((resolve) => server?.server.close(resolve));
+});
+
+async function assertCpuReference(page, reason, pattern) {
+  const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
+  assert.equal(fallback.hidden, false);
+  assert.equal(fallback.reason, reason);
+  assert.match(fallback.text, pattern);
+  const backend = await page.$eval('[data-testid="backend"]', (e) => ({ kind: e.dataset.backend, text: e.textContent }));
+  assert.equal(backend.kind, 'cpu');
+  assert.match(backend.text, /CPU reference/);
+  assert.match(await page.$eval('.stepper-card h2', (e) => getComputedStyle(e, '::after').content), /CPU reference/);
+  assert.equal(await page.isVisible('[data-testid="draw-canvas"]'), false, 'nothing is drawn without a GPU');
+}
+
+test('no adapter: the page says so, compacts on the CPU reference and still steps and edits', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(browser, server.url);
+  try {
+    await assertCpuReference(page, 'no-adapter', /no adapter/);
+    const r = await results(page);
+    assert.equal(r.backend, 'cpu');
+    assert.deepEqual(r.indices, [0, 3, 4, 6, 9]);
+    assert.equal(r.instanceCount, 5);
+    assert.equal(r.hash, fnv1a([0, 3, 4, 6, 9]));
+
+    // Stepping works from the CPU mirror's trace.
+    const levels = scanLevels(ARTICLE);
+    const label = await scrubTo(page, 5);
+    assert.equal(label.offset, 8);
+    assert.deepEqual(await rowValues(page, 'after'), Object.fromEntries(levels[0].steps[4].map((v, i) => [i, v])));
+    await page.locator('body').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await stepLabel(page)).step, 6);
+
+    // Editing works: flag 2 on.
+    await page.click('[data-testid="flag-cell"][data-index="2"]');
+    await idle(page);
+    const flags = ARTICLE.slice();
+    flags[2] = 1;
+    assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
+    assert.deepEqual((await results(page)).indices, compact(flags));
+    assert.equal((await stepLabel(page)).step, 6, 'the step survives an edit');
+    assert.deepEqual(await rowValues(page, 'after'), Object.fromEntries(scanLevels(flags)[0].steps[5].map((v, i) => [i, v])));
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('no navigator.gpu: the page says so and runs the CPU reference', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(browser, server.url, '#flags=b4.CQ&method=atomic&step=3', { removeNavigatorGpu: true });
+  try {
+    await assertCpuReference(page, 'no-webgpu', /navigator\.gpu is missing/);
+    // The link's state still applies: flags 1001, atomic, step 3.
+    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 0, 1]);
+    const r = await results(page);
+    assert.equal(r.method, 'atomic');
+    assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 3]);
+    assert.equal((await stepLabel(page)).step, 3);
+    await page.fill('[data-testid="repeat-count"]', '2');
+    await page.click('[data-testid="repeat-run"]');
+    await idle(page);
+    assert.match(await page.$eval('[data-testid="verdict-atomic"]', (e) => e.textContent), /CPU reference runs the invocations one after another/);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('<compaction-playground> embeds in another page with its own flags and method, leaving the URL alone', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(browser, `${server.url}e2e/fixtures/embed.html`);
+  try {
+    const r = await results(page);
+    assert.equal(r.method, 'atomic');
+    assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 2, 4]);
+    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 2, 0, 1]);
+    assert.equal(await page.evaluate(() => location.hash), '');
+    assert.equal(await page.$$eval('link[rel="stylesheet"]', (links) => links.filter((l) => l.href.endsWith('/www/playground.css')).length), 1);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});

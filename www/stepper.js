@@ -1,0 +1,407 @@
+// The scan stepper: controls (first, back, play/pause, forward, last, speed,
+// scrubber, "step k of N", block chooser), the sentence for each step, the WGSL
+// it corresponds to, and the diagram of cells with arrows drawn from measured
+// cell positions. Hovering or focusing a cell highlights what its invocation
+// reads and writes.
+
+import { h, svg, replace, grouped, uniqueId } from './dom.js';
+import { planSteps, stepView, blockCount, BLOCK } from './steps.js';
+
+const SPEEDS = [0.5, 1, 2, 4];
+
+export class Stepper {
+  /**
+   * @param {{ onChange?: (step: number, block: number) => void }} options
+   */
+  constructor({ onChange } = {}) {
+    this.onChange = onChange ?? (() => {});
+    this.trace = null;
+    this.steps = [];
+    this.index = 0; // 0-based
+    this.block = 0;
+    this.speed = 1;
+    this.timer = null;
+    this.view = null;
+    this.cellsByKey = new Map();
+    this.build();
+  }
+
+  build() {
+    const scrubId = uniqueId('scrub');
+    const speedId = uniqueId('speed');
+    const blockId = uniqueId('block');
+    const button = (label, testid, title, onclick) =>
+      h('button', { type: 'button', class: 'ctl', 'data-testid': testid, title, 'aria-label': title, onclick }, label);
+    this.firstButton = button('|◀◀', 'step-first', 'First step (Home)', () => this.go(0));
+    this.backButton = button('|◀', 'step-back', 'Step back (←)', () => this.go(this.index - 1));
+    this.playButton = button('▶', 'step-play', 'Play (P)', () => this.togglePlay());
+    this.forwardButton = button('▶|', 'step-forward', 'Step forward (→)', () => this.go(this.index + 1));
+    this.lastButton = button('▶▶|', 'step-last', 'Last step (End)', () => this.go(this.steps.length - 1));
+    this.speedSelect = h(
+      'select',
+      { id: speedId, 'data-testid': 'step-speed', onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
+      SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)),
+    );
+    this.scrubber = h('input', {
+      type: 'range',
+      id: scrubId,
+      min: 1,
+      max: 1,
+      value: 1,
+      'data-testid': 'scrubber',
+      'aria-label': 'Step',
+      oninput: () => this.go(Number(this.scrubber.value) - 1),
+    });
+    this.label = h('output', { class: 'step-label', 'data-testid': 'step-label', for: scrubId }, 'step – of –');
+    this.blockSelect = h('select', { id: blockId, 'data-testid': 'block-select', onchange: () => this.setBlock(Number(this.blockSelect.value)) });
+    this.blockField = h('label', { class: 'block-field', hidden: true }, 'Block ', this.blockSelect);
+    this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
+    this.text = h('p', { class: 'step-text', 'data-testid': 'step-text', 'aria-live': 'polite' });
+    this.note = h('p', { class: 'note', 'data-testid': 'stepper-note', hidden: true });
+    this.code = h('code', { 'data-testid': 'step-code' });
+    this.inspector = h('p', { class: 'inspector', 'data-testid': 'inspector' }, 'Hover or focus a cell to see what its invocation reads and writes.');
+    this.rows = h('div', { class: 'diagram-rows' });
+    this.diagram = h('div', { class: 'diagram', 'data-testid': 'diagram' }, this.rows);
+    this.rows.addEventListener('pointerover', (e) => this.inspect(e.target));
+    this.rows.addEventListener('focusin', (e) => this.inspect(e.target));
+    this.rows.addEventListener('pointerleave', () => this.inspect(document.activeElement));
+    this.resizeObserver = new ResizeObserver(() => this.drawArrows());
+    this.resizeObserver.observe(this.diagram);
+
+    this.element = h(
+      'div',
+      { class: 'stepper', 'data-testid': 'stepper' },
+      h(
+        'div',
+        { class: 'stepper-controls', role: 'toolbar', 'aria-label': 'Scan stepper' },
+        h('div', { class: 'ctl-group' }, this.firstButton, this.backButton, this.playButton, this.forwardButton, this.lastButton),
+        h('div', { class: 'ctl-group scrub' }, this.scrubber, this.label),
+        h('div', { class: 'ctl-group' }, h('label', { for: speedId }, 'Speed '), this.speedSelect, this.blockField),
+      ),
+      this.note,
+      this.title,
+      this.text,
+      this.diagram,
+      this.inspector,
+      h(
+        'details',
+        { class: 'code', open: true },
+        h('summary', {}, 'The WGSL that runs in this step'),
+        h('pre', {}, this.code),
+      ),
+      h(
+        'p',
+        { class: 'shortcuts' },
+        'Keys: ',
+        h('kbd', {}, '←'),
+        ' / ',
+        h('kbd', {}, '→'),
+        ' step, ',
+        h('kbd', {}, 'Home'),
+        ' / ',
+        h('kbd', {}, 'End'),
+        ' first / last, ',
+        h('kbd', {}, 'P'),
+        ' play / pause, ',
+        h('kbd', {}, '+'),
+        ' / ',
+        h('kbd', {}, '−'),
+        ' speed.',
+      ),
+    );
+    this.updateControls();
+  }
+
+  /** A new trace (or null with a message). Keeps the step and block when they still exist. */
+  setTrace(trace, { note = null, step = null, block = null } = {}) {
+    this.trace = trace;
+    this.note.hidden = !note;
+    this.note.textContent = note ?? '';
+    if (!trace) {
+      this.steps = [];
+      this.pause();
+      replace(this.rows);
+      this.view = null;
+      this.title.textContent = '';
+      this.text.textContent = '';
+      this.updateControls();
+      return;
+    }
+    this.steps = planSteps(trace);
+    const blocks = blockCount(trace);
+    if (block !== null) this.block = block;
+    this.block = Math.max(0, Math.min(this.block, blocks - 1));
+    replace(
+      this.blockSelect,
+      Array.from({ length: blocks }, (_, b) => {
+        const first = b * BLOCK;
+        const last = Math.min(trace.flags.length, first + BLOCK) - 1;
+        return h('option', { value: b, selected: b === this.block }, `${b} (flags ${grouped(first)}–${grouped(last)})`);
+      }),
+    );
+    this.blockField.hidden = blocks <= 1;
+    if (step !== null) this.index = step - 1;
+    this.index = Math.max(0, Math.min(this.index, this.steps.length - 1));
+    this.render();
+  }
+
+  /** 1-based step number, as the URL and the label show it. */
+  get step() {
+    return this.index + 1;
+  }
+
+  go(index) {
+    if (!this.steps.length) return;
+    const next = Math.max(0, Math.min(index, this.steps.length - 1));
+    if (next === this.index && this.view) return;
+    this.index = next;
+    this.render();
+    this.onChange(this.step, this.block);
+  }
+
+  setBlock(block) {
+    this.block = block;
+    this.render();
+    this.onChange(this.step, this.block);
+  }
+
+  setSpeed(speed) {
+    this.speed = speed;
+    this.speedSelect.value = String(speed);
+    if (this.timer) {
+      this.pause();
+      this.play();
+    }
+  }
+
+  togglePlay() {
+    if (this.timer) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (!this.steps.length) return;
+    if (this.index >= this.steps.length - 1) this.go(0);
+    this.timer = setInterval(() => {
+      if (this.index >= this.steps.length - 1) this.pause();
+      else this.go(this.index + 1);
+    }, 1000 / this.speed);
+    this.updateControls();
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.updateControls();
+  }
+
+  /** Keyboard shortcuts; returns true when the key was used. */
+  handleKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return false;
+    switch (e.key) {
+      case 'ArrowRight':
+        this.go(this.index + 1);
+        return true;
+      case 'ArrowLeft':
+        this.go(this.index - 1);
+        return true;
+      case 'Home':
+        this.go(0);
+        return true;
+      case 'End':
+        this.go(this.steps.length - 1);
+        return true;
+      case 'p':
+      case 'P':
+        this.togglePlay();
+        return true;
+      case '+':
+      case '=': {
+        const k = SPEEDS.indexOf(this.speed);
+        this.setSpeed(SPEEDS[Math.min(k + 1, SPEEDS.length - 1)]);
+        return true;
+      }
+      case '-':
+      case '_': {
+        const k = SPEEDS.indexOf(this.speed);
+        this.setSpeed(SPEEDS[Math.max(k - 1, 0)]);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  updateControls() {
+    const n = this.steps.length;
+    const none = n === 0;
+    this.firstButton.disabled = none || this.index === 0;
+    this.backButton.disabled = none || this.index === 0;
+    this.forwardButton.disabled = none || this.index >= n - 1;
+    this.lastButton.disabled = none || this.index >= n - 1;
+    this.playButton.disabled = none;
+    this.scrubber.disabled = none;
+    this.scrubber.max = String(Math.max(n, 1));
+    this.scrubber.value = String(this.index + 1);
+    const playing = Boolean(this.timer);
+    this.playButton.textContent = playing ? '||' : '▶';
+    this.playButton.title = playing ? 'Pause (P)' : 'Play (P)';
+    this.playButton.setAttribute('aria-label', this.playButton.title);
+    this.playButton.setAttribute('aria-pressed', String(playing));
+    this.label.textContent = none ? 'step – of –' : `step ${this.index + 1} of ${n}`;
+    this.label.dataset.step = none ? '' : String(this.index + 1);
+    this.label.dataset.steps = String(n);
+  }
+
+  render() {
+    this.updateControls();
+    if (!this.trace) return;
+    const step = this.steps[this.index];
+    const view = stepView(this.trace, step, this.block);
+    this.view = view;
+    this.label.dataset.kind = step.kind;
+    this.label.dataset.level = String(step.level);
+    if (step.offset) this.label.dataset.offset = String(step.offset);
+    else delete this.label.dataset.offset;
+    this.title.textContent = view.title;
+    this.text.textContent = view.text;
+    this.code.textContent = view.code;
+    this.cellsByKey = new Map();
+    const header = view.rows.length
+      ? this.renderRow({
+          key: 'li',
+          label: step.kind === 'result' ? 'k' : 'li',
+          cells: view.rows[0].cells.map((c) => ({ col: c.col, value: c.col, inv: -2, tail: c.tail })),
+          header: true,
+        })
+      : null;
+    replace(
+      this.rows,
+      header,
+      view.rows.map((row) => this.renderRow(row)),
+      svg('svg', { class: 'arrows', 'aria-hidden': 'true' }),
+    );
+    this.inspector.textContent = 'Hover or focus a cell to see what its invocation reads and writes.';
+    this.drawArrows();
+  }
+
+  renderRow(row) {
+    const cells = [];
+    let previous = -1;
+    for (const cell of row.cells) {
+      if (cell.col > previous + 1) {
+        cells.push(h('span', { class: 'cell gap', 'aria-hidden': 'true' }, '…'));
+      }
+      previous = cell.col;
+      if (row.header) {
+        cells.push(h('span', { class: 'cell index' }, String(cell.value)));
+        continue;
+      }
+      const classes = ['cell'];
+      if (cell.mark) classes.push(cell.mark);
+      if (cell.tail) classes.push('tail');
+      if (String(cell.value).length > 3) classes.push('wide');
+      const name = `${row.key}[${cell.i}]`;
+      const el = h(
+        'span',
+        {
+          class: classes.join(' '),
+          tabindex: cell.inv >= 0 ? 0 : -1,
+          'data-testid': 'cell',
+          'data-row': row.key,
+          'data-col': cell.col,
+          'data-i': cell.i,
+          'data-inv': cell.inv,
+          'data-value': cell.value,
+          title: `${row.label} — ${name} = ${cell.value}`,
+          'aria-label': `${row.label}, ${cell.i}: ${cell.value}`,
+        },
+        String(cell.value),
+      );
+      this.cellsByKey.set(`${row.key}:${cell.col}`, el);
+      cells.push(el);
+    }
+    return h(
+      'div',
+      { class: `drow${row.header ? ' header' : ''}`, 'data-row': row.key },
+      h('span', { class: 'drow-label' }, row.label),
+      h('div', { class: 'dcells' }, cells),
+    );
+  }
+
+  /** Arrows between measured cell centres; redrawn on resize. */
+  drawArrows() {
+    const view = this.view;
+    const layer = this.rows.querySelector('svg.arrows');
+    if (!view || !layer) return;
+    const box = this.rows.getBoundingClientRect();
+    if (box.width === 0) return;
+    layer.setAttribute('width', String(this.rows.scrollWidth));
+    layer.setAttribute('height', String(this.rows.scrollHeight));
+    const markerId = this.markerId ?? (this.markerId = uniqueId('arrowhead'));
+    const paths = [];
+    for (const arrow of view.arrows) {
+      const from = this.cellsByKey.get(`${arrow.from[0]}:${arrow.from[1]}`);
+      const to = this.cellsByKey.get(`${arrow.to[0]}:${arrow.to[1]}`);
+      if (!from || !to) continue;
+      const a = from.getBoundingClientRect();
+      const b = to.getBoundingClientRect();
+      const x1 = a.left + a.width / 2 - box.left;
+      const y1 = a.bottom - box.top + 1;
+      const x2 = b.left + b.width / 2 - box.left;
+      const y2 = b.top - box.top - 2;
+      const bend = (y2 - y1) / 2;
+      paths.push(
+        svg('path', {
+          class: `arrow ${arrow.kind}`,
+          'data-inv': arrow.inv,
+          d: `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`,
+          'marker-end': `url(#${markerId})`,
+        }),
+      );
+    }
+    replace(
+      layer,
+      svg(
+        'defs',
+        {},
+        svg(
+          'marker',
+          { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
+        ),
+      ),
+      paths,
+    );
+    this.arrowPaths = paths;
+  }
+
+  /** Highlights what the invocation owning `target`'s cell reads and writes. */
+  inspect(target) {
+    for (const el of this.rows.querySelectorAll('.reads, .writes, .hot, .self')) {
+      el.classList.remove('reads', 'writes', 'hot', 'self');
+    }
+    const cell = target?.closest?.('.cell[data-inv]');
+    if (!cell || !this.rows.contains(cell) || !this.view) {
+      return;
+    }
+    const inv = Number(cell.dataset.inv);
+    const op = this.view.ops.get(inv);
+    cell.classList.add('self');
+    if (!op) {
+      this.inspector.textContent = `${cell.title}: no invocation writes here in this step.`;
+      return;
+    }
+    const describe = ([row, col]) => {
+      const el = this.cellsByKey.get(`${row}:${col}`);
+      return el ? `${el.dataset.row}[${el.dataset.i}] = ${el.dataset.value}` : `${row}[${col}]`;
+    };
+    for (const key of op.reads) this.cellsByKey.get(`${key[0]}:${key[1]}`)?.classList.add('reads');
+    for (const key of op.writes) this.cellsByKey.get(`${key[0]}:${key[1]}`)?.classList.add('writes');
+    for (const path of this.arrowPaths ?? []) {
+      if (Number(path.dataset.inv) === inv) path.classList.add('hot');
+    }
+    const writes = op.writes.length ? `; writes ${op.writes.map(describe).join(', ')}` : '; writes nothing';
+    this.inspector.textContent = `Invocation li = ${inv}: reads ${op.reads.map(describe).join(', ')}${writes}.`;
+  }
+}
