@@ -71,11 +71,68 @@ struct Canvas {
     draw: DrawInstances,
 }
 
+/// An offscreen target for the same `drawIndirect`, whose pixels come back with
+/// each run: for browsers that cannot present a WebGPU canvas (headless Chromium
+/// on SwiftShader loses its device on the first present).
+struct Image {
+    texture: wgpu::Texture,
+    /// The texture copied row by row; rows padded to COPY_BYTES_PER_ROW_ALIGNMENT.
+    pixels: wgpu::Buffer,
+    row_bytes: u32,
+    draw: DrawInstances,
+}
+
+impl Image {
+    const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+    fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("draw_instances:image"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: Self::FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let row_bytes = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let pixels = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draw_instances:pixels"),
+            size: u64::from(row_bytes) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        Self {
+            texture,
+            pixels,
+            row_bytes,
+            draw: DrawInstances::new(device, Self::FORMAT),
+        }
+    }
+
+    /// The read-back rows without their padding: tightly packed RGBA.
+    fn unpad(&self, words: &[u32]) -> Vec<u8> {
+        let bytes: &[u8] = bytemuck::cast_slice(words);
+        let width = self.texture.width() as usize * 4;
+        bytes
+            .chunks(self.row_bytes as usize)
+            .flat_map(|row| &row[..width])
+            .copied()
+            .collect()
+    }
+}
+
 struct Gpu {
     context: GpuContext,
     compactor: Compactor,
     flags: RefCell<Option<wgpu::Buffer>>,
     canvas: RefCell<Option<Canvas>>,
+    image: RefCell<Option<Rc<Image>>>,
 }
 
 struct State {
@@ -112,6 +169,7 @@ impl Playground {
                 compactor,
                 flags: RefCell::new(None),
                 canvas: RefCell::new(None),
+                image: RefCell::new(None),
             };
             Ok(Playground::with(Some(gpu)).into())
         })
@@ -210,6 +268,23 @@ impl Playground {
             config,
             draw,
         });
+        *gpu.image.borrow_mut() = None;
+        Ok(())
+    }
+
+    /// Instead of a canvas: draws the visible instances of every later `run`
+    /// into an offscreen `width` × `height` texture and returns its pixels with
+    /// the run (`image`: RGBA `Uint8Array`, `imageWidth`, `imageHeight`). The
+    /// same `drawIndirect`, for browsers that cannot present a WebGPU canvas.
+    #[wasm_bindgen(js_name = attachImage)]
+    pub fn attach_image(&self, width: u32, height: u32) -> Result<(), JsValue> {
+        let Some(gpu) = &self.state.gpu else {
+            return Err(js_error(Error::NoWebGpu("drawing needs WebGPU".into())));
+        };
+        let max = gpu.context.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.clamp(1, max), height.clamp(1, max));
+        *gpu.image.borrow_mut() = Some(Rc::new(Image::new(&gpu.context.device, width, height)));
+        *gpu.canvas.borrow_mut() = None;
         Ok(())
     }
 
@@ -223,16 +298,26 @@ impl Playground {
         future_to_promise(async move {
             let method: Method = method.parse().map_err(js_error)?;
             let flags = state.flags.borrow().clone();
-            let out = match &state.gpu {
+            let (out, image) = match &state.gpu {
                 Some(gpu) => run_gpu(gpu, &flags, method).await,
-                None => Ok(cpu::compact(
-                    &flags,
-                    method,
-                    Compactor::DEFAULT_VERTEX_COUNT,
+                None => Ok((
+                    cpu::compact(&flags, method, Compactor::DEFAULT_VERTEX_COUNT),
+                    None,
                 )),
             }
             .map_err(js_error)?;
+            let (image, width, height) = match image {
+                Some((pixels, width, height)) => (
+                    js_sys::Uint8Array::from(&pixels[..]).into(),
+                    width.into(),
+                    height.into(),
+                ),
+                None => (JsValue::NULL, JsValue::NULL, JsValue::NULL),
+            };
             Ok(object(&[
+                ("image", image),
+                ("imageWidth", width),
+                ("imageHeight", height),
                 ("method", method.name().into()),
                 ("indices", words(&out.indices)),
                 ("count", out.count.into()),
@@ -338,12 +423,15 @@ fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Compacts on the GPU, draws into the canvas if one is attached, reads back.
+/// RGBA pixels, width, height of an attached `Image` after a run.
+type Pixels = (Vec<u8>, u32, u32);
+
+/// Compacts on the GPU, draws into the canvas or image if one is attached, reads back.
 async fn run_gpu(
     gpu: &Gpu,
     flags: &[u32],
     method: Method,
-) -> crate::Result<output::CompactionOutput> {
+) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
     let buffer = match gpu.flags.borrow().clone() {
         Some(buffer) => buffer,
         None => gpu.compactor.upload(flags)?,
@@ -358,6 +446,18 @@ async fn run_gpu(
     let mut readback = Readback::default();
     readback.copy(device, &mut encoder, compaction.indices(), 0, len);
     readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
+    // Cloned, not borrowed: no RefCell borrow may live across the await below.
+    let image = gpu.image.borrow().clone();
+    if let Some(image) = &image {
+        draw_image(
+            gpu,
+            image,
+            &mut encoder,
+            &compaction,
+            len as u32,
+            &mut readback,
+        );
+    }
     gpu.context.queue.submit([encoder.finish()]);
     if let Some(frame) = frame {
         gpu.context.queue.present(frame);
@@ -367,11 +467,55 @@ async fn run_gpu(
         bytemuck::pod_read_unaligned(bytemuck::cast_slice(&read[1]));
     let mut indices = read[0].clone();
     indices.truncate(indirect.instance_count as usize);
-    Ok(output::CompactionOutput {
-        count: indices.len() as u32,
-        indices,
-        indirect,
-    })
+    let pixels = image.as_ref().map(|image| {
+        let texture = &image.texture;
+        (image.unpad(&read[2]), texture.width(), texture.height())
+    });
+    Ok((
+        output::CompactionOutput {
+            count: indices.len() as u32,
+            indices,
+            indirect,
+        },
+        pixels,
+    ))
+}
+
+/// Draws into the offscreen image and queues its pixels as readback slot 2.
+fn draw_image(
+    gpu: &Gpu,
+    image: &Image,
+    encoder: &mut wgpu::CommandEncoder,
+    compaction: &crate::Compaction,
+    flags: u32,
+    readback: &mut Readback,
+) {
+    let device = &gpu.context.device;
+    let view = image.texture.create_view(&Default::default());
+    let size = image.texture.size();
+    let grid = Grid::fit(flags, size.width, size.height);
+    image.draw.encode(
+        device,
+        encoder,
+        &view,
+        compaction.indices(),
+        compaction.indirect(),
+        grid,
+    );
+    encoder.copy_texture_to_buffer(
+        image.texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &image.pixels,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(image.row_bytes),
+                rows_per_image: Some(size.height),
+            },
+        },
+        size,
+    );
+    let words = image.pixels.size() / 4;
+    readback.copy(device, encoder, &image.pixels, 0, words);
 }
 
 fn draw(
