@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
+import { launchBrowser, newLoggedPage, startServer } from './browser.mjs';
 import { compact, exclusiveScan, fnv1a, scanLevels, testFlags, randomFlags, BLOCK } from './oracle.mjs';
 import {
   TEST_TIMEOUT,
@@ -442,6 +442,77 @@ test('large arrays: a density strip instead of cells, the full run, a readable s
     assert.equal(await page.locator('[data-testid="diagram"] [data-row="after"][data-testid="cell"]').count(), 256);
     // Big arrays travel in the URL as their preset, not as packed flags.
     assert.match(page.url(), /#preset=random&n=100000&density=0\.3&seed=7&method=scan/);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('long work shows progress: a million flags from a preset, run on the GPU', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(browser, server.url);
+  try {
+    const n = 1 << 20;
+    await page.evaluate(() => {
+      const progress = document.querySelector('[data-testid="progress"]');
+      window.progressSeen = [];
+      new MutationObserver(() => {
+        if (!progress.hidden) window.progressSeen.push(progress.dataset.label);
+      }).observe(progress, { attributes: true, subtree: true, childList: true, characterData: true });
+    });
+    await page.fill('[data-testid="density"]', '0.5');
+    await page.fill('[data-testid="seed"]', '3');
+    await page.fill('[data-testid="size"]', String(n));
+    await page.click('[data-testid="preset-clustered"]');
+    await idle(page);
+    const seen = await page.evaluate(() => window.progressSeen);
+    assert.ok(seen.some((label) => /Running scan on 1\u2009048\u2009576 flags on the GPU/.test(label)), `progress labels: ${JSON.stringify(seen)}`);
+    assert.equal(await page.isHidden('[data-testid="progress"]'), true, 'progress hides when done');
+    const r = await results(page);
+    assert.equal(r.backend, 'gpu');
+    assert.equal(r.instanceCount, r.count);
+    assert.equal(Number(await page.$eval('[data-testid="flag-summary"]', (e) => e.dataset.visible)), r.count);
+    // The first listed indices are increasing (scan keeps the input order).
+    assert.ok(r.indices.every((v, k) => k === 0 || v > r.indices[k - 1]));
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a lost device is reported in the page, which carries on with the CPU reference', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await newLoggedPage(browser);
+  // Keep every device the page opens, so that the test can destroy it.
+  await page.addInitScript(() => {
+    window.devices = [];
+    const request = GPUAdapter.prototype.requestDevice;
+    GPUAdapter.prototype.requestDevice = async function (...args) {
+      const device = await request.apply(this, args);
+      window.devices.push(device);
+      return device;
+    };
+  });
+  page.setDefaultTimeout(120_000);
+  await page.goto(server.url);
+  await page.waitForSelector('compaction-playground[data-ready="true"]');
+  await idle(page);
+  try {
+    assert.equal(await page.$eval('[data-testid="backend"]', (e) => e.dataset.backend), 'gpu');
+    await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
+    await page.waitForSelector('[data-testid="alert-device-lost"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="backend"]').dataset.backend === 'cpu');
+    await idle(page);
+    const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
+    assert.equal(fallback.hidden, false);
+    assert.equal(fallback.reason, 'device-lost');
+    assert.match(fallback.text, /device was lost/);
+    // Still compacting and stepping, now on the CPU reference.
+    await page.click('[data-testid="flag-cell"][data-index="1"]');
+    await idle(page);
+    const r = await results(page);
+    assert.equal(r.backend, 'cpu');
+    assert.deepEqual(r.indices, [0, 1, 3, 4, 6, 9]);
+    await scrubTo(page, 13);
+    assert.equal((await stepLabel(page)).kind, 'result');
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

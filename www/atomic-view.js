@@ -163,11 +163,11 @@ export class AtomicView {
 
 function whyStable(backend, adapter, n) {
   if (backend === 'cpu') return 'the CPU reference runs the invocations one after another, in index order, so its "atomic" order is the sequential one.';
-  const soft = /swiftshader|llvmpipe|lavapipe|software|cpu|basic render/i.test(adapter);
-  const small = n <= 64 ? `with ${grouped(n)} flags everything fits in ${n <= 64 ? 'one workgroup' : 'a few workgroups'}` : `with ${grouped(n)} flags`;
-  return soft
-    ? `this adapter (${adapter}) is a CPU implementation of the GPU that runs workgroups in a fixed order, and ${small}.`
-    : `${small}, the workgroups happened to finish in the same order on ${adapter || 'this adapter'}.`;
+  const size = n <= 64 ? `with ${grouped(n)} flags every invocation sits in one workgroup` : `with ${grouped(n)} flags`;
+  const software = /\(Cpu,|swiftshader|llvmpipe|lavapipe/i.test(adapter ?? '');
+  return software
+    ? `this adapter is WebGPU implemented on the CPU (like SwiftShader), which tends to run workgroups in a fixed order, and ${size}.`
+    : `${size}, the workgroups happened to finish in the same order on this GPU.`;
 }
 
 function orderText(indices, max) {

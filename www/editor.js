@@ -63,6 +63,13 @@ export class FlagEditor {
     this.grid.addEventListener('pointermove', (e) => this.paintMove(e));
     this.grid.addEventListener('click', (e) => this.clickCell(e));
     this.grid.addEventListener('keydown', (e) => this.keyDown(e));
+    // Roving tabindex: Tab enters the grid on the cell last used.
+    this.grid.addEventListener('focusin', (e) => {
+      const cell = e.target.closest('button.flag');
+      if (!cell || cell.tabIndex === 0) return;
+      for (const c of this.grid.querySelectorAll('button.flag[tabindex="0"]')) c.tabIndex = -1;
+      cell.tabIndex = 0;
+    });
     const end = () => this.paintEnd();
     window.addEventListener('pointerup', end);
     window.addEventListener('pointercancel', end);

@@ -10,7 +10,8 @@ import { Stepper } from './stepper.js';
 import { AtomicView } from './atomic-view.js';
 import { METHODS, MAX_CELLS, MAX_FLAGS, defaultState, parseHash, formatHash } from './state.js';
 
-const RESULT_ITEMS = 1024; // result indices listed one by one
+const RESULT_ITEMS = 1024;
+const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]); // result indices listed one by one
 const BIG = 1 << 20; // from here on, work shows progress at once
 
 const METHOD_INFO = {
@@ -180,7 +181,8 @@ export class PlaygroundApp {
     this.engine = Engine.cpu(this.wasm, { kind: 'starting', message: '' });
     this.showBackend();
     this.buildMethods();
-    const early = this.refresh();
+    // (A huge array would only keep the CPU busy while the GPU starts.)
+    const early = this.flags.length < BIG ? this.refresh() : Promise.resolve();
     const gpu = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));
     await early;
     await this.useEngine(gpu);
@@ -199,13 +201,17 @@ export class PlaygroundApp {
 
   async switchEngine(engine, drawMode) {
     if (engine.backend === 'gpu') {
+      // A first run on a small array compiles every pipeline.
+      const done = this.progress('Compiling the GPU pipelines (slow on a software adapter)…', 400);
       try {
         await engine.exec(async (pg) => {
-          pg.setFlags(this.flags);
+          pg.setFlags(WARM_UP);
           await pg.run('scan');
         });
       } catch (e) {
         engine = Engine.cpu(this.wasm, { kind: 'device', message: e?.message ?? String(e) });
+      } finally {
+        done();
       }
     }
     this.engine = engine;
@@ -435,6 +441,7 @@ export class PlaygroundApp {
     const done = this.progress(`Running ${method} on ${grouped(n)} flags on ${where}…`, n >= BIG ? 0 : 250);
     this.setBusy(+1);
     try {
+      if (n >= BIG) await nextFrame(); // paint the progress before the upload
       const result = await engine.exec(async (pg) => {
         if (generation !== this.generation) return null;
         if (this.uploaded?.flags !== flags || this.uploaded?.pg !== pg) {

@@ -267,11 +267,13 @@ export class Stepper {
     this.text.textContent = view.text;
     this.code.textContent = view.code;
     this.cellsByKey = new Map();
+    // Column numbers over the widest row (the per-invocation one).
+    const widest = view.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), view.rows[0] ?? { cells: [] });
     const header = view.rows.length
       ? this.renderRow({
           key: 'li',
           label: step.kind === 'result' ? 'k' : 'li',
-          cells: view.rows[0].cells.map((c) => ({ col: c.col, value: c.col, inv: -2, tail: c.tail })),
+          cells: widest.cells.map((c) => ({ col: c.col, value: c.col, inv: -2, tail: c.tail })),
           header: true,
         })
       : null;

@@ -190,7 +190,8 @@ export function stepView(trace, step, block0 = 0) {
     case 'blocksum': {
       view.title = `${cap(levelName(step.level))}${where} · the block sum`;
       const sumsWindow = perBlockWindow(lv.blockSums.length, w.block);
-      const tmpCells = cellsOf(lv.steps[lv.steps.length - 1], w.start, w.live);
+      // Only the block's end matters here: its last few values and invocation 255.
+      const tmpCells = cellsOf(lv.steps[lv.steps.length - 1], w.start, w.live).slice(-8);
       let lastCol = w.live - 1;
       if (w.live < BLOCK) {
         // tmp[255] is not in the trace (it is past the end) but it is what was
@@ -232,7 +233,8 @@ export function stepView(trace, step, block0 = 0) {
         op(c).writes.push(['prefix', c]);
       }
       const off = lv.offsets[w.block];
-      const earlier = w.block === 0 ? 'block 0 adds 0, since no block comes before it' : `offsets[${w.block}] = ${grouped(off)} is how many visibles lie in blocks 0…${w.block - 1}`;
+      const before = w.block === 1 ? 'block 0' : `blocks 0…${w.block - 1}`;
+      const earlier = w.block === 0 ? 'block 0 adds 0, since no block comes before it' : `offsets[${w.block}] = ${grouped(off)} is how many visibles lie in ${before}`;
       view.text = `add_offsets: every invocation of block ${w.block} adds its block's offset — the exclusive scan of the block sums, done one level up — to its prefix within the block, which turns it into the global exclusive prefix; here ${earlier}.`;
       break;
     }
@@ -248,7 +250,7 @@ export function stepView(trace, step, block0 = 0) {
       for (let slot = base; slot < base + count; slot++) {
         outCells.push({ col: slot - base, i: slot, inv: trace.indices[slot] - w.start, value: trace.indices[slot] });
       }
-      view.rows.push({ key: 'indices', label: 'indices[slot]', cells: outCells });
+      view.rows.push({ key: 'indices', label: base ? `indices[${grouped(base)} + k]` : 'indices[k]', cells: outCells });
       for (let c = 0; c < w.live; c++) {
         op(c).reads.push(['flag', c]);
         if (flags[w.start + c] !== 0) {
