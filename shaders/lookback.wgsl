@@ -2,11 +2,12 @@
 // (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
 // 2016) over tiles of 4096 flags, the scatter in the same pass.
 //
-// Each workgroup takes a tile, turns its flags into bit words in shared memory,
-// scans the words' popcounts, publishes the tile's count (its "aggregate") at once,
-// then looks back over its predecessors' published states until it has the number
-// of visible flags before the tile, publishes its inclusive prefix and writes its
-// indices. No second dispatch, and the flags are read once.
+// Each workgroup takes a tile, loads it (vec4 loads, all in flight at once), scans
+// the counts in the workgroup, publishes the tile's count (its "aggregate") at
+// once, compacts the tile's indices into shared memory, then looks back over its
+// predecessors' published states until it has the number of visible flags before
+// the tile, publishes its inclusive prefix and writes its indices as one
+// consecutive run. No second dispatch, and the flags are read once.
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
 // for (Apple and ARM GPUs do not promise it). So a workgroup that has waited
@@ -24,14 +25,17 @@
 // replaces it with shaders/lookback_subgroups.wgsl when the device has SUBGROUP.
 
 const WORKGROUP_SIZE : u32 = 256u;
-// A flags tile: 4096 flags = 128 bit words; each invocation loads four vec4.
-const FLAGS_TILE_WORDS : u32 = 128u;
-const FLAGS_VEC4_PER_INVOCATION : u32 = 4u;
-// A bits tile: 8192 flags = 256 words = 64 vec4, one vec4 for each of 64 invocations.
-const BITS_TILE_WORDS : u32 = 256u;
-const MAX_TILE_WORDS : u32 = 256u;
-// Predecessors read at once by one round of the look-back.
-const WINDOW : u32 = 32u;
+// A u32 tile is ROWS rows of 1024 flags; invocation li loads flags 4·li .. 4·li+3
+// of each row as one vec4 (coalesced), all four before using any. The rows are
+// written out one by one below: indexing a vector or array by a loop counter
+// made NVIDIA's compiler keep them in local memory, at 2.4 times the run time.
+// Eight rows (tiles of 8192) measured the same at 2^26 flags and slower at 10^5.
+const ROWS : u32 = 4u;
+// Flags per tile, for every entry point, and as bit words.
+const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;
+const TILE_WORDS : u32 = TILE / 32u;
+// Predecessors read at once by one round of the look-back: one per invocation.
+const WINDOW : u32 = WORKGROUP_SIZE;
 
 // A tile's state is one atomic word: the value in the high 30 bits, the status in
 // the low 2, so that one atomic load sees both. The status codes rotate by 2 every
@@ -46,6 +50,10 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
+// Measurement only (`bench --stats`): count look-back events in STAT_WORDS words at
+// the end of `tile_states`: wide rounds, polls, fallbacks, tiles.
+override STATS : bool = false;
+const STAT_WORDS : u32 = 8u;
 
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
 // bit words), as u32 for the tail and for short arrays.
@@ -59,16 +67,21 @@ override STRESS_FALLBACK : bool = false;
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
 
-var<workgroup> tile_words     : array<atomic<u32>, MAX_TILE_WORDS>;
-// Exclusive prefix of the words' popcounts inside the tile.
-var<workgroup> word_prefix    : array<u32, MAX_TILE_WORDS>;
-var<workgroup> window_states  : array<u32, WINDOW>;
+// The tile's visible indices, compacted in shared memory first so that the global
+// writes are whole consecutive runs: scattering 4-byte stores straight to global
+// memory cost twice the time at density 0.5 on an H200.
+var<workgroup> staged         : array<u32, TILE>;
+// Bits tiles: the words and the exclusive prefix of their popcounts.
+var<workgroup> tile_words     : array<u32, TILE_WORDS>;
+var<workgroup> word_prefix    : array<u32, TILE_WORDS>;
 var<workgroup> shared_ticket  : u32;
 // Look-back progress: predecessors not yet counted, the count so far, the outcome.
 var<workgroup> look_remaining : u32;
 var<workgroup> look_exclusive : u32;
 var<workgroup> look_outcome   : u32;
 var<workgroup> tile_base      : u32;
+// Thread 0's event counts for STATS: wide rounds, polls, fallbacks.
+var<private> stat_counts : vec4<u32>;
 
 const DONE : u32 = 0u;
 const ADVANCED : u32 = 1u;
@@ -107,106 +120,193 @@ fn take_ticket(li : u32, groups : vec3<u32>) -> Ticket {
   return Ticket(ticket - parity * launched, parity);
 }
 
-// Four flags starting at element 4·v, as four bits.
-fn flag_nibble(v : u32, n : u32) -> u32 {
-  var f = vec4<u32>(0u);
-  if (v < n / 4u) {
-    f = input4[v];
-  } else {
-    for (var j = 0u; j < 4u; j = j + 1u) {
-      if (4u * v + j < n) {
-        f[j] = input[4u * v + j];
-      }
-    }
+fn tail_word(i : u32, len : u32) -> u32 {
+  if (i < len) {
+    return input[i];
   }
+  return 0u;
+}
+
+// Flags 4·v .. 4·v+3, zero past flag n.
+fn load4_checked(v : u32, n : u32) -> vec4<u32> {
+  if (v < n / 4u) {
+    return input4[v];
+  }
+  let e = 4u * v;
+  return vec4<u32>(tail_word(e, n), tail_word(e + 1u, n), tail_word(e + 2u, n), tail_word(e + 3u, n));
+}
+
+// The visible flags of a vec4 as four bits.
+fn nibble(f : vec4<u32>) -> u32 {
   let b = select(vec4<u32>(0u), vec4<u32>(1u, 2u, 4u, 8u), f != vec4<u32>(0u));
   return b.x | b.y | b.z | b.w;
 }
 
-// The flags of `tile` as 128 bit words in `tile_words`. Invocation li holds
-// elements 4·li .. 4·li+3 of each 1024-flag row: coalesced vec4 loads, all issued
-// before any is used.
-fn load_flag_words(tile : u32, li : u32, n : u32) {
-  if (li < FLAGS_TILE_WORDS) {
-    atomicStore(&tile_words[li], 0u);
+// Bit word `i` with the bits at or past flag n cleared (they are not flags).
+fn mask_word(i : u32, n : u32, word : u32) -> u32 {
+  let first = i * 32u;
+  if (first >= n) {
+    return 0u;
   }
-  var nibbles : array<u32, FLAGS_VEC4_PER_INVOCATION>;
-  for (var k = 0u; k < FLAGS_VEC4_PER_INVOCATION; k = k + 1u) {
-    nibbles[k] = flag_nibble(tile * (FLAGS_TILE_WORDS * 8u) + k * WORKGROUP_SIZE + li, n);
+  if (n - first >= 32u) {
+    return word;
   }
-  workgroupBarrier();
-  for (var k = 0u; k < FLAGS_VEC4_PER_INVOCATION; k = k + 1u) {
-    if (nibbles[k] != 0u) {
-      atomicOr(&tile_words[k * (WORKGROUP_SIZE / 8u) + li / 8u], nibbles[k] << (4u * (li % 8u)));
-    }
-  }
-  workgroupBarrier();
+  return word & ((1u << (n - first)) - 1u);
 }
 
-// This invocation's share of the visible flags of `tile` (for the fallback).
-fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
-  var c = 0u;
-  for (var k = 0u; k < FLAGS_VEC4_PER_INVOCATION; k = k + 1u) {
-    c = c + countOneBits(flag_nibble(tile * (FLAGS_TILE_WORDS * 8u) + k * WORKGROUP_SIZE + li, n));
-  }
-  return c;
-}
-
-// Bit words 4·v .. 4·v+3, without the bits at or past flag n.
-fn bit_words(v : u32, n : u32) -> vec4<u32> {
+// Bit words 4·v .. 4·v+3.
+fn bit_words4(v : u32, n : u32) -> vec4<u32> {
   let words = (n + 31u) / 32u;
-  var w = vec4<u32>(0u);
+  var w : vec4<u32>;
   if (v < words / 4u) {
     w = input4[v];
   } else {
-    for (var j = 0u; j < 4u; j = j + 1u) {
-      if (4u * v + j < words) {
-        w[j] = input[4u * v + j];
-      }
-    }
+    let i = 4u * v;
+    w = vec4<u32>(tail_word(i, words), tail_word(i + 1u, words), tail_word(i + 2u, words),
+                  tail_word(i + 3u, words));
   }
-  // Flags past n in the last word may hold anything; they are not flags.
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    let first = (4u * v + j) * 32u;
-    if (first >= n) {
-      w[j] = 0u;
-    } else if (n - first < 32u) {
-      w[j] = w[j] & ((1u << (n - first)) - 1u);
-    }
-  }
-  return w;
+  let i = 4u * v;
+  return vec4<u32>(mask_word(i, n, w.x), mask_word(i + 1u, n, w.y), mask_word(i + 2u, n, w.z),
+                   mask_word(i + 3u, n, w.w));
 }
 
-fn load_bit_words(tile : u32, li : u32, n : u32) {
-  if (li < BITS_TILE_WORDS / 4u) {
-    let w = bit_words(tile * (BITS_TILE_WORDS / 4u) + li, n);
-    for (var j = 0u; j < 4u; j = j + 1u) {
-      atomicStore(&tile_words[4u * li + j], w[j]);
-    }
+// Writes the indices of the visible flags among e .. e+3 (bits of `m`) to
+// staged[pos ..].
+fn stage4(m : u32, pos : u32, e : u32) {
+  var p = pos;
+  if ((m & 1u) != 0u) {
+    staged[p] = e;
+  }
+  p = p + (m & 1u);
+  if ((m & 2u) != 0u) {
+    staged[p] = e + 1u;
+  }
+  p = p + ((m >> 1u) & 1u);
+  if ((m & 4u) != 0u) {
+    staged[p] = e + 2u;
+  }
+  p = p + ((m >> 2u) & 1u);
+  if ((m & 8u) != 0u) {
+    staged[p] = e + 3u;
+  }
+}
+
+// Invocation li's four vec4 of a u32 tile (rows 0..3).
+struct Rows {
+  f0 : vec4<u32>,
+  f1 : vec4<u32>,
+  f2 : vec4<u32>,
+  f3 : vec4<u32>,
+}
+
+// A whole tile takes four unconditional loads, all in flight together.
+fn load_rows(tile : u32, li : u32, n : u32) -> Rows {
+  let v = tile * (TILE / 4u) + li;
+  let w = WORKGROUP_SIZE;
+  if ((tile + 1u) * (TILE / 4u) <= n / 4u) {
+    return Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
+  }
+  return Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
+              load4_checked(v + 3u * w, n));
+}
+
+// One nibble per row: bits 4k .. 4k+3 for row k.
+fn row_nibbles(r : Rows) -> u32 {
+  return nibble(r.f0) | (nibble(r.f1) << 4u) | (nibble(r.f2) << 8u) | (nibble(r.f3) << 12u);
+}
+
+fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
+  return row_nibbles(load_rows(tile, li, n));
+}
+
+// Takes the ticket, then loads that tile. (Loading the workgroup-id tile while the
+// ticket travels, and again when the ticket differed, measured no faster on an
+// H200: the ticket differed for 50-78% of the tiles.)
+struct TileStart {
+  ticket : Ticket,
+  nibbles : u32,
+}
+
+fn start_flags_tile(li : u32, groups : vec3<u32>, n : u32) -> TileStart {
+  let ticket = take_ticket(li, groups);
+  return TileStart(ticket, tile_nibbles(ticket.tile, li, n));
+}
+
+// Four scans in one: each row's count (at most 4 per invocation, 1024 per tile)
+// in a 16-bit half of a component. Returns the scan; `rows_total` sums it.
+fn scan_rows(li : u32, m : u32) -> Scan {
+  let c = countOneBits(vec4<u32>(m & 0xFu, (m >> 4u) & 0xFu, (m >> 8u) & 0xFu, m >> 12u));
+  return workgroup_scan(li, vec4<u32>(c.x | (c.y << 16u), c.z | (c.w << 16u), 0u, 0u));
+}
+
+fn rows_total(scan : Scan) -> u32 {
+  let t = (scan.total.xy & vec2<u32>(0xFFFFu)) + (scan.total.xy >> vec2<u32>(16u));
+  return t.x + t.y;
+}
+
+// Stages the tile's visible indices in order: row k starts after all of rows < k.
+fn stage_rows(tile : u32, li : u32, m : u32, scan : Scan) {
+  let t0 = scan.total.x & 0xFFFFu;
+  let t1 = scan.total.x >> 16u;
+  let t2 = scan.total.y & 0xFFFFu;
+  let e = tile * TILE + 4u * li;
+  let r = 4u * WORKGROUP_SIZE;
+  stage4(m, scan.exclusive.x & 0xFFFFu, e);
+  stage4(m >> 4u, t0 + (scan.exclusive.x >> 16u), e + r);
+  stage4(m >> 8u, t0 + t1 + (scan.exclusive.y & 0xFFFFu), e + 2u * r);
+  stage4(m >> 12u, t0 + t1 + t2 + (scan.exclusive.y >> 16u), e + 3u * r);
+}
+
+// This invocation's share of the visible flags of a u32 tile (for the fallback).
+fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
+  return countOneBits(tile_nibbles(tile, li, n));
+}
+
+// A bits tile: loads its words (vec4 by the first TILE_WORDS/4 invocations) and
+// scans their popcounts into `word_prefix`. Returns the count.
+fn scan_bits_tile(tile : u32, li : u32, n : u32) -> u32 {
+  if (li < TILE_WORDS / 4u) {
+    let w = bit_words4(tile * (TILE_WORDS / 4u) + li, n);
+    tile_words[4u * li] = w.x;
+    tile_words[4u * li + 1u] = w.y;
+    tile_words[4u * li + 2u] = w.z;
+    tile_words[4u * li + 3u] = w.w;
   }
   workgroupBarrier();
+  var c = 0u;
+  if (li < TILE_WORDS) {
+    c = countOneBits(tile_words[li]);
+  }
+  let scan = workgroup_scan(li, vec4<u32>(c, 0u, 0u, 0u));
+  if (li < TILE_WORDS) {
+    word_prefix[li] = scan.exclusive.x;
+  }
+  workgroupBarrier();
+  return scan.total.x;
+}
+
+// Pass m stages flags 256·m .. 256·m+255, one per invocation: conflict-free
+// consecutive shared-memory writes.
+fn stage_bits_tile(tile : u32, li : u32) {
+  let bit = li % 32u;
+  let below = (1u << bit) - 1u;
+  let tile_first = tile * TILE;
+  for (var m = 0u; m < TILE / WORKGROUP_SIZE; m = m + 1u) {
+    let w = m * (WORKGROUP_SIZE / 32u) + li / 32u;
+    let word = tile_words[w];
+    if (((word >> bit) & 1u) != 0u) {
+      staged[word_prefix[w] + countOneBits(word & below)] = tile_first + 32u * w + bit;
+    }
+  }
 }
 
 fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
   var c = 0u;
-  if (li < BITS_TILE_WORDS / 4u) {
-    let w = countOneBits(bit_words(tile * (BITS_TILE_WORDS / 4u) + li, n));
+  if (li < TILE_WORDS / 4u) {
+    let w = countOneBits(bit_words4(tile * (TILE_WORDS / 4u) + li, n));
     c = w.x + w.y + w.z + w.w;
   }
   return c;
-}
-
-// Scans the popcounts of the tile's words into `word_prefix`; returns the tile's count.
-fn scan_words(li : u32, tile_word_count : u32) -> u32 {
-  var c = 0u;
-  if (li < tile_word_count) {
-    c = countOneBits(atomicLoad(&tile_words[li]));
-  }
-  let scan = workgroup_scan(li, c);
-  if (li < tile_word_count) {
-    word_prefix[li] = scan.x;
-  }
-  return scan.y;
 }
 
 // Publishes the tile's own count so that successors can look past it at once.
@@ -219,44 +319,78 @@ fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
   }
 }
 
-// One round of the look-back: reads the states of up to WINDOW predecessors at once
-// (nearest first), then adds aggregates until an inclusive prefix ends the walk or
-// a predecessor that has not published stops it. Returns DONE, ADVANCED or BLOCKED,
-// the same in every invocation.
+// One round of the look-back: every invocation reads the state of one predecessor
+// (invocation li: the li-th nearest not yet counted), and one scan finds the nearest
+// that is not an aggregate and sums the aggregates before it. An inclusive prefix
+// there ends the look-back; a predecessor that has not published stops the round
+// (BLOCKED if it is the nearest). A wide window matters: a new tile may be a
+// thousand tiles ahead of the last inclusive prefix, and a round costs an L2 trip.
+// Returns DONE, ADVANCED or BLOCKED, the same in every invocation.
 fn look_back_round(li : u32, parity : u32) -> u32 {
   let remaining = workgroupUniformLoad(&look_remaining);
   if (remaining == 0u) {
     return DONE;
   }
-  if (li < WINDOW && li < remaining) {
-    // Tile remaining-1-li; its state word sits at index 1 + tile.
-    var word = atomicLoad(&tile_states[remaining - li]);
-    if (STRESS_FALLBACK) {
-      word = encode_state(INVALID, 0u, parity);
-    }
-    window_states[li] = word;
+  stat_counts.x = stat_counts.x + 1u;
+  return walk_window(li, remaining, read_window(li, remaining, parity));
+}
+
+// (status, value) of tile remaining-1-li, whose state word sits at index
+// remaining - li. Past tile 0 there is nothing before: an inclusive prefix of 0.
+fn read_window(li : u32, remaining : u32, parity : u32) -> vec2<u32> {
+  if (li < remaining) {
+    let word = atomicLoad(&tile_states[remaining - li]);
+    return vec2<u32>(select(state_status(word, parity), INVALID, STRESS_FALLBACK), word >> 2u);
   }
-  workgroupBarrier();
-  if (li == 0u) {
-    var left = remaining;
-    var exclusive = look_exclusive;
-    for (var j = 0u; j < min(WINDOW, remaining); j = j + 1u) {
-      let word = window_states[j];
-      let status = state_status(word, parity);
-      if (status == INCLUSIVE) {
-        exclusive = exclusive + (word >> 2u);
-        left = 0u;
-        break;
-      }
-      if (status != AGGREGATE) {
-        break;
-      }
-      exclusive = exclusive + (word >> 2u);
-      left = left - 1u;
+  return vec2<u32>(INCLUSIVE, 0u);
+}
+
+fn walk_window(li : u32, remaining : u32, entry : vec2<u32>) -> u32 {
+  let status = entry.x;
+  let value = entry.y;
+  let stops = select(0u, 1u, status != AGGREGATE);
+  let scan = workgroup_scan(li, vec4<u32>(value, stops, 0u, 0u));
+  // Only the first non-aggregate has no stop before it; its exclusive sum adds
+  // aggregates only (the sums past it are never used).
+  if (stops == 1u && scan.exclusive.y == 0u) {
+    if (status == INCLUSIVE) {
+      look_exclusive = look_exclusive + scan.exclusive.x + value;
+      look_remaining = 0u;
+      look_outcome = DONE;
+    } else {
+      look_exclusive = look_exclusive + scan.exclusive.x;
+      look_remaining = remaining - li;
+      look_outcome = select(BLOCKED, ADVANCED, li > 0u);
     }
-    look_exclusive = exclusive;
-    look_remaining = left;
-    look_outcome = select(select(BLOCKED, ADVANCED, left < remaining), DONE, left == 0u);
+  }
+  if (li == 0u && scan.total.y == 0u) {
+    // The whole window was aggregates (and tile 0 lies beyond it).
+    look_exclusive = look_exclusive + scan.total.x;
+    look_remaining = remaining - WINDOW;
+    look_outcome = ADVANCED;
+  }
+  return workgroupUniformLoad(&look_outcome);
+}
+
+// While blocked: only the nearest uncounted predecessor's state, read by one
+// invocation. Hundreds of waiting workgroups re-reading whole windows of states
+// crowd the few L2 lines that hold them.
+fn poll_nearest(li : u32, parity : u32) -> u32 {
+  let remaining = workgroupUniformLoad(&look_remaining);
+  if (li == 0u) {
+    let word = atomicLoad(&tile_states[remaining]);
+    let status = select(state_status(word, parity), INVALID, STRESS_FALLBACK);
+    var outcome = BLOCKED;
+    if (status == INCLUSIVE) {
+      look_exclusive = look_exclusive + (word >> 2u);
+      look_remaining = 0u;
+      outcome = DONE;
+    } else if (status == AGGREGATE) {
+      look_exclusive = look_exclusive + (word >> 2u);
+      look_remaining = remaining - 1u;
+      outcome = select(ADVANCED, DONE, remaining == 1u);
+    }
+    look_outcome = outcome;
   }
   return workgroupUniformLoad(&look_outcome);
 }
@@ -264,7 +398,7 @@ fn look_back_round(li : u32, parity : u32) -> u32 {
 // The fallback: adds the count of the nearest uncounted predecessor, found by the
 // whole workgroup from its flags (`part` is this invocation's share).
 fn count_past_blocked(li : u32, part : u32) {
-  let total = workgroup_scan(li, part).y;
+  let total = workgroup_scan(li, vec4<u32>(part, 0u, 0u, 0u)).total.x;
   if (li == 0u) {
     look_exclusive = look_exclusive + total;
     look_remaining = look_remaining - 1u;
@@ -290,27 +424,59 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
       indirect[1] = exclusive + total;
     }
     tile_base = exclusive;
+    record_stats();
   }
   return workgroupUniformLoad(&tile_base);
 }
 
-// Writes the tile's visible indices in order. Pass m covers flags m·256 .. m·256+255
-// of the tile, one per invocation, so consecutive invocations write consecutive
-// slots: coalesced stores.
-fn scatter_tile(li : u32, tile_first : u32, base : u32, tile_word_count : u32) {
-  let bit = li % 32u;
-  let below = (1u << bit) - 1u;
-  for (var m = 0u; m < tile_word_count / 8u; m = m + 1u) {
-    let w = m * (WORKGROUP_SIZE / 32u) + li / 32u;
-    let word = atomicLoad(&tile_words[w]);
-    if (((word >> bit) & 1u) != 0u) {
-      indices[base + word_prefix[w] + countOneBits(word & below)] = tile_first + 32u * w + bit;
-    }
+fn record_stats() {
+  if (STATS) {
+    let at = arrayLength(&tile_states) - STAT_WORDS;
+    atomicAdd(&tile_states[at], stat_counts.x);
+    atomicAdd(&tile_states[at + 1u], stat_counts.y);
+    atomicAdd(&tile_states[at + 2u], stat_counts.z);
+    atomicAdd(&tile_states[at + 3u], 1u);
   }
 }
 
-fn tile_count(n : u32, tile_flags : u32) -> u32 {
-  return (n + tile_flags - 1u) / tile_flags;
+// The staged indices to their slots: consecutive invocations, consecutive slots.
+fn write_out(li : u32, base : u32, total : u32) {
+  for (var s = li; s < total; s = s + WORKGROUP_SIZE) {
+    indices[base + s] = staged[s];
+  }
+}
+
+// Looks back until the count before the tile is known: `outcome` comes from the
+// first round. Wide rounds after every advance, single polls while blocked, and
+// after SPIN_LIMIT polls the fallback. Returns whether the fallback is due (the
+// caller counts the blocked tile: its flags are u32 or bits).
+fn look_back_step(li : u32, parity : u32, outcome : ptr<function, u32>,
+                  spins : ptr<function, u32>) -> bool {
+  if (*outcome == BLOCKED && (*spins >= SPIN_LIMIT || STRESS_FALLBACK)) {
+    *spins = 0u;
+    stat_counts.z = stat_counts.z + 1u;
+    *outcome = ADVANCED;
+    return true;
+  }
+  if (*outcome == BLOCKED) {
+    *spins = *spins + 1u;
+    stat_counts.y = stat_counts.y + 1u;
+    *outcome = poll_nearest(li, parity);
+  } else {
+    *spins = 0u;
+    *outcome = look_back_round(li, parity);
+  }
+  return false;
+}
+
+// The first round's states are read before the tile is staged, so that the L2 trip
+// overlaps the staging. Tile 0 has nothing to look back on.
+fn first_round(li : u32, ticket : Ticket, window : vec2<u32>) -> u32 {
+  if (ticket.tile == 0u) {
+    return DONE;
+  }
+  stat_counts.x = stat_counts.x + 1u;
+  return walk_window(li, ticket.tile, window);
 }
 
 @compute @workgroup_size(256)
@@ -319,30 +485,27 @@ fn lookback(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let n = arrayLength(&indices);
-  let tile_flags = FLAGS_TILE_WORDS * 32u;
-  let tiles = tile_count(n, tile_flags);
-  let ticket = take_ticket(li, groups);
+  let tiles = (n + TILE - 1u) / TILE;
+  let start = start_flags_tile(li, groups, n);
+  let ticket = start.ticket;
   // Workgroups past the last tile (the 2-D grid rounds up) only took a ticket.
   if (ticket.tile >= tiles) {
     return;
   }
-  load_flag_words(ticket.tile, li, n);
-  let total = scan_words(li, FLAGS_TILE_WORDS);
+  let scan = scan_rows(li, start.nibbles);
+  let total = rows_total(scan);
   publish_aggregate(li, ticket, total);
+  let window = read_window(li, ticket.tile, ticket.parity);
+  stage_rows(ticket.tile, li, start.nibbles, scan);
+  var outcome = first_round(li, ticket, window);
   var spins = 0u;
-  loop {
-    let outcome = look_back_round(li, ticket.parity);
-    if (outcome == DONE) {
-      break;
-    }
-    spins = select(spins + 1u, 0u, outcome == ADVANCED);
-    if (spins > SPIN_LIMIT || STRESS_FALLBACK) {
+  while (outcome != DONE) {
+    if (look_back_step(li, ticket.parity, &outcome, &spins)) {
       count_past_blocked(li, count_flags(blocked_tile(), li, n));
-      spins = 0u;
     }
   }
   let base = finish_look_back(li, ticket, total, tiles);
-  scatter_tile(li, ticket.tile * tile_flags, base, FLAGS_TILE_WORDS);
+  write_out(li, base, total);
 }
 
 @compute @workgroup_size(256)
@@ -351,29 +514,24 @@ fn lookback_bits(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let n = arrayLength(&indices);
-  let tile_flags = BITS_TILE_WORDS * 32u;
-  let tiles = tile_count(n, tile_flags);
+  let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups);
   if (ticket.tile >= tiles) {
     return;
   }
-  load_bit_words(ticket.tile, li, n);
-  let total = scan_words(li, BITS_TILE_WORDS);
+  let total = scan_bits_tile(ticket.tile, li, n);
   publish_aggregate(li, ticket, total);
+  let window = read_window(li, ticket.tile, ticket.parity);
+  stage_bits_tile(ticket.tile, li);
+  var outcome = first_round(li, ticket, window);
   var spins = 0u;
-  loop {
-    let outcome = look_back_round(li, ticket.parity);
-    if (outcome == DONE) {
-      break;
-    }
-    spins = select(spins + 1u, 0u, outcome == ADVANCED);
-    if (spins > SPIN_LIMIT || STRESS_FALLBACK) {
+  while (outcome != DONE) {
+    if (look_back_step(li, ticket.parity, &outcome, &spins)) {
       count_past_blocked(li, count_bits(blocked_tile(), li, n));
-      spins = 0u;
     }
   }
   let base = finish_look_back(li, ticket, total, tiles);
-  scatter_tile(li, ticket.tile * tile_flags, base, BITS_TILE_WORDS);
+  write_out(li, base, total);
 }
 
 @compute @workgroup_size(256)
@@ -382,32 +540,39 @@ fn tile_atomic(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let n = arrayLength(&indices);
-  let tile_flags = FLAGS_TILE_WORDS * 32u;
-  let tiles = tile_count(n, tile_flags);
-  let ticket = take_ticket(li, groups);
+  let tiles = (n + TILE - 1u) / TILE;
+  let start = start_flags_tile(li, groups, n);
+  let ticket = start.ticket;
   if (ticket.tile >= tiles) {
     return;
   }
-  load_flag_words(ticket.tile, li, n);
-  let total = scan_words(li, FLAGS_TILE_WORDS);
+  let scan = scan_rows(li, start.nibbles);
+  let total = rows_total(scan);
+  stage_rows(ticket.tile, li, start.nibbles, scan);
   if (li == 0u) {
-    // One global atomic per 4096 flags: contention 64 times lower than the
-    // article's kernel 2.
+    // One global atomic per tile: contention 64 times lower than the article's
+    // kernel 2.
     tile_base = atomicAdd(&count[0], total);
+    record_stats();
   }
   let base = workgroupUniformLoad(&tile_base);
-  scatter_tile(li, ticket.tile * tile_flags, base, FLAGS_TILE_WORDS);
+  write_out(li, base, total);
 }
 
 // ---- portable workgroup_scan (replaced by shaders/lookback_subgroups.wgsl) ----
 
-var<workgroup> scan_scratch : array<u32, WORKGROUP_SIZE>;
+struct Scan {
+  exclusive : vec4<u32>,
+  total : vec4<u32>,
+}
+
+var<workgroup> scan_scratch : array<vec4<u32>, WORKGROUP_SIZE>;
 
 // Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
 // the workgroup's total: Hillis-Steele in shared memory. Read into a register,
 // barrier, write, barrier: without the middle barrier a neighbour could read a
 // half-updated value. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : u32) -> vec2<u32> {
+fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
   scan_scratch[li] = x;
   workgroupBarrier();
   for (var offset = 1u; offset < WORKGROUP_SIZE; offset = offset << 1u) {
@@ -423,5 +588,5 @@ fn workgroup_scan(li : u32, x : u32) -> vec2<u32> {
   let total = scan_scratch[WORKGROUP_SIZE - 1u];
   // The next call overwrites scan_scratch.
   workgroupBarrier();
-  return vec2<u32>(inclusive - x, total);
+  return Scan(inclusive - x, total);
 }

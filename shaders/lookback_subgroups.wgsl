@@ -16,13 +16,18 @@ const SCAN_WORKGROUP_SIZE : u32 = 256u;
 // Subgroups are at least 4 invocations wide.
 const MAX_SUBGROUPS : u32 = 64u;
 
-var<workgroup> subgroup_totals : array<u32, MAX_SUBGROUPS>;
+struct Scan {
+  exclusive : vec4<u32>,
+  total : vec4<u32>,
+}
+
+var<workgroup> subgroup_totals : array<vec4<u32>, MAX_SUBGROUPS>;
 
 // Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
 // the workgroup's total. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : u32) -> vec2<u32> {
+fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
   // No builtin is needed: the portable variant's entry points cannot declare
-  // subgroup builtins, and these two are as cheap.
+  // subgroup builtins, and this is as cheap.
   let size = subgroupAdd(1u);
   let inclusive = subgroupInclusiveAdd(x);
   if (li % size == size - 1u) {
@@ -30,14 +35,14 @@ fn workgroup_scan(li : u32, x : u32) -> vec2<u32> {
   }
   workgroupBarrier();
   let subgroup = li / size;
-  var before = 0u;
-  var total = 0u;
+  var before = vec4<u32>(0u);
+  var total = vec4<u32>(0u);
   for (var s = 0u; s < SCAN_WORKGROUP_SIZE / size; s = s + 1u) {
     let t = subgroup_totals[s];
-    before = before + select(0u, t, s < subgroup);
+    before = before + select(vec4<u32>(0u), t, s < subgroup);
     total = total + t;
   }
   // The next call overwrites subgroup_totals.
   workgroupBarrier();
-  return vec2<u32>(before + inclusive - x, total);
+  return Scan(before + inclusive - x, total);
 }

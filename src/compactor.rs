@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 
 use crate::error::{Error, Result};
 use crate::gpu::kernel::{storage_buffer, words, Kernel, WORD};
-use crate::gpu::lookback::{Lookback, LookbackOptions, BITS_TILE, FLAGS_TILE, WORKGROUP_SIZE};
+use crate::gpu::lookback::{Lookback, LookbackOptions, TILE, WORKGROUP_SIZE};
 use crate::gpu::readback::Readback;
 use crate::gpu::scan_block::{ScanBlock, BLOCK, STEPS};
 use crate::gpu::{
@@ -225,6 +225,11 @@ impl Compactor {
     /// Whether the look-back kernels use subgroup operations on this device.
     pub fn uses_subgroups(&self) -> bool {
         self.lookback.uses_subgroups()
+    }
+
+    /// How the look-back kernels were built.
+    pub fn lookback_options(&self) -> LookbackOptions {
+        self.lookback.options()
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -447,14 +452,15 @@ impl Compactor {
         let indices = storage_buffer(device, "indices", len, none);
         let count = storage_buffer(device, "count", 1, wgpu::BufferUsages::COPY_DST);
         let indirect = self.indirect_buffer(vertex_count);
-        let tile = u64::from(if method == Method::LookbackBits {
-            BITS_TILE
-        } else {
-            FLAGS_TILE
-        });
-        let tiles = len.div_ceil(tile);
+        let tiles = len.div_ceil(u64::from(TILE));
         // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
-        let tile_states = storage_buffer(device, "lookback:tile_states", tiles + 1, none);
+        let stat_words = if self.lookback.options().stats {
+            crate::gpu::lookback::STAT_WORDS
+        } else {
+            0
+        };
+        let tile_states =
+            storage_buffer(device, "lookback:tile_states", tiles + 1 + stat_words, none);
         let mut dispatches = Vec::new();
         let mut push = |kernel: KernelId, buffers: &[wgpu::BufferBinding], invocations: u64| {
             let bind_group = self.kernel(kernel).bind(device, buffers);
@@ -503,7 +509,7 @@ impl Compactor {
                 input4,
                 words(words_buffer, input_words),
                 words(&indices, len),
-                words(&tile_states, tiles + 1),
+                words(&tile_states, tiles + 1 + stat_words),
                 words(&count, 1),
             ];
             if kernel != KernelId::TileAtomic {

@@ -203,7 +203,7 @@ fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
     if sorted != expected {
         return Err("the set of indices differs".into());
     }
-    let tile = |i: u32| i as usize / cpu::lookback::FLAGS_TILE;
+    let tile = |i: u32| i as usize / cpu::lookback::TILE;
     let mut seen = std::collections::HashSet::new();
     for (k, &i) in got.iter().enumerate() {
         let continues = k > 0 && tile(got[k - 1]) == tile(i);
@@ -436,15 +436,14 @@ fn lookback_shaders_validate_and_constants_match_rust() {
     assert!(source.contains(&format!("const WORKGROUP_SIZE : u32 = {size}u;")));
     assert!(gpu_lookback::SUBGROUPS_SOURCE
         .contains(&format!("const SCAN_WORKGROUP_SIZE : u32 = {size}u;")));
-    let flags_words = gpu_lookback::FLAGS_TILE / 32;
-    let bits_words = gpu_lookback::BITS_TILE / 32;
-    assert!(source.contains(&format!("const FLAGS_TILE_WORDS : u32 = {flags_words}u;")));
-    assert!(source.contains(&format!("const BITS_TILE_WORDS : u32 = {bits_words}u;")));
-    assert!(source.contains(&format!("const WINDOW : u32 = {}u;", cpu::lookback::WINDOW)));
-    // Four vec4 per invocation cover a flags tile; one vec4 per invocation of the
-    // first quarter covers a bits tile.
-    assert_eq!(flags_words * 32, size * 4 * 4);
-    assert_eq!(bits_words, size);
+    let tile = gpu_lookback::TILE;
+    assert!(source.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
+    assert!(source.contains("const ROWS : u32 = 4u;"));
+    assert!(source.contains("const WINDOW : u32 = WORKGROUP_SIZE;"));
+    // ROWS vec4 per invocation cover a u32 tile; a quarter of the workgroup loads a
+    // bits tile as vec4.
+    assert_eq!(tile, size * 4 * 4);
+    assert!(tile / 32 / 4 <= size);
     assert!(
         compaction_playground::gpu::pack_bits::SOURCE.contains(&format!(
             "const WORKGROUP_SIZE : u32 = {}u;",

@@ -19,11 +19,13 @@ use compaction_playground::gpu::{copy_vec4, lookback::LookbackOptions};
 use compaction_playground::{cpu, flags, Compaction, Compactor, GpuContext, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--json]";
+                     [--methods m,m,...] [--portable] [--stats] [--json]";
 
 /// Bytes of buffers that rotation spreads the runs over: three times a 60 MB L2.
 const ROTATION_BYTES: u64 = 180_000_000;
 const MAX_ROTATION: u64 = 256;
+/// The least time each measurement warms up for.
+const WARMUP_TIME: std::time::Duration = std::time::Duration::from_millis(100);
 
 struct Args {
     sizes: Vec<usize>,
@@ -32,6 +34,7 @@ struct Args {
     warmup: usize,
     methods: Vec<Method>,
     portable: bool,
+    stats: bool,
     json: bool,
 }
 
@@ -55,6 +58,7 @@ fn parse_args() -> Result<Args, String> {
         warmup: 5,
         methods: Method::ALL.to_vec(),
         portable: false,
+        stats: false,
         json: false,
     };
     let mut it = std::env::args().skip(1);
@@ -81,6 +85,7 @@ fn parse_args() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--portable" => args.portable = true,
+            "--stats" => args.stats = true,
             "--json" => args.json = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`; {USAGE}")),
@@ -136,9 +141,10 @@ impl Timer {
         }
     }
 
-    /// Runs `record` `warmup + reps` times (instance `r` on run `r`), one submission
-    /// each, waiting for the GPU between runs so that runs never overlap; returns
-    /// the measured times in µs.
+    /// Runs `record` at least `warmup` times and for at least `WARMUP_TIME` (the
+    /// clocks rise after the CPU-side set-up), then `reps` times measured; instance
+    /// `r` on run `r`, one submission each, waiting for the GPU between runs so
+    /// that runs never overlap. Returns the measured times in µs.
     fn measure(
         &self,
         gpu: &GpuContext,
@@ -152,8 +158,17 @@ impl Timer {
     ) -> Vec<f64> {
         let device = &gpu.device;
         let mut wall = Vec::with_capacity(reps);
-        for run in 0..warmup + reps {
-            let measured = run.checked_sub(warmup);
+        let started = Instant::now();
+        let mut warm_runs = 0;
+        while warm_runs < warmup || started.elapsed() < WARMUP_TIME {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            record(&mut encoder, warm_runs, None);
+            gpu.queue.submit([encoder.finish()]);
+            readback::wait(device);
+            warm_runs += 1;
+        }
+        for run in warm_runs..warm_runs + reps {
+            let measured = Some(run - warm_runs);
             let mut encoder = device.create_command_encoder(&Default::default());
             let writes = match (&self.queries, measured) {
                 (Some((set, _, _)), Some(m)) => Some(wgpu::ComputePassTimestampWrites {
@@ -208,7 +223,7 @@ struct Row {
     density: f64,
     method: String,
     input: &'static str,
-    variant: &'static str,
+    variant: String,
     timer: &'static str,
     median_us: f64,
     min_us: f64,
@@ -320,7 +335,7 @@ fn bench_size(
         density,
         method: "copy_vec4".into(),
         input: "u32",
-        variant: "-",
+        variant: "-".into(),
         timer: timer.label(),
         median_us: copy_us,
         min_us: copy_min,
@@ -335,10 +350,15 @@ fn bench_size(
             if which > 0 && !method.uses_tiles() {
                 continue;
             }
-            let variant = match (method.uses_tiles(), compactor.uses_subgroups()) {
-                (false, _) => "-",
-                (true, true) => "subgroups",
-                (true, false) => "portable",
+            let variant: String = if method.uses_tiles() {
+                if compactor.uses_subgroups() {
+                    "subgroups"
+                } else {
+                    "portable"
+                }
+                .to_string()
+            } else {
+                "-".into()
             };
             // The bits method twice: reading bits (what a culling pass that writes
             // bits gets), and packing u32 flags in the same pass first.
@@ -376,7 +396,10 @@ fn bench_size(
                     last = run % rotation;
                     compactor.encode_timed(encoder, &compactions[last], writes);
                 });
-                let check = verify(gpu, &compactions[last], method, &expected);
+                let mut check = verify(gpu, &compactions[last], method, &expected);
+                if args.stats && method.uses_tiles() {
+                    check.push_str(&stats(gpu, compactor, &compactions[last]));
+                }
                 let read_bytes = if input == "bits" {
                     n as f64 / 8.0
                 } else {
@@ -388,7 +411,7 @@ fn bench_size(
                     density,
                     method: method.name().into(),
                     input,
-                    variant,
+                    variant: variant.clone(),
                     timer: timer.label(),
                     median_us: us,
                     min_us: min,
@@ -402,7 +425,46 @@ fn bench_size(
     rows
 }
 
-fn print_table(rows: &[Row]) {
+/// Look-back events per tile in one more run (`--stats`).
+fn stats(gpu: &GpuContext, compactor: &Compactor, compaction: &Compaction) -> String {
+    let Some(states) = compaction.tile_states() else {
+        return String::new();
+    };
+    let words = states.size() / 4;
+    let first = words - compaction_playground::gpu::lookback::STAT_WORDS;
+    let read = |encode: bool| {
+        let device = &gpu.device;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        if encode {
+            compactor.encode(&mut encoder, compaction);
+        }
+        let mut read = Readback::default();
+        read.copy(device, &mut encoder, states, first, 4);
+        gpu.queue.submit([encoder.finish()]);
+        pollster::block_on(read.read(device))
+            .map(|mut w| w.swap_remove(0))
+            .unwrap_or_default()
+    };
+    let before = read(false);
+    let after = read(true);
+    let delta: Vec<f64> = after
+        .iter()
+        .zip(&before)
+        .map(|(a, b)| f64::from(a.wrapping_sub(*b)))
+        .collect();
+    let Some(&tiles) = delta.get(3) else {
+        return String::new();
+    };
+    let per = |k: usize| delta[k] / tiles.max(1.0);
+    format!(
+        " | per tile: rounds {:.2} polls {:.2} fallbacks {:.4}",
+        per(0),
+        per(1),
+        per(2)
+    )
+}
+
+fn print_header() {
     println!(
         "{:>10} {:>10} {:>7} {:>14} {:>9} {:>9} {:>5} {:>10} {:>10} {:>8} {:>7}  check",
         "N",
@@ -417,6 +479,9 @@ fn print_table(rows: &[Row]) {
         "GB/s",
         "x_copy"
     );
+}
+
+fn print_table(rows: &[Row]) {
     for r in rows {
         println!(
             "{:>10} {:>10} {:>7} {:>14} {:>9} {:>9} {:>5} {:>10.1} {:>10.1} {:>8.1} {:>7.2}  {}",
@@ -461,14 +526,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut compactors = vec![Compactor::new(&gpu.device, &gpu.queue)];
+    let base = LookbackOptions {
+        stats: args.stats,
+        ..LookbackOptions::default()
+    };
+    let mut compactors = vec![Compactor::with_options(&gpu.device, &gpu.queue, base)];
     if args.portable && compactors[0].uses_subgroups() {
         let options = LookbackOptions {
             subgroups: false,
-            ..LookbackOptions::default()
+            ..base
         };
         compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
     }
+
     let copy = copy_vec4::copy_vec4(&gpu.device);
     let timer = Timer::new(&gpu, args.reps);
     eprintln!(
@@ -483,8 +553,10 @@ fn main() -> ExitCode {
         args.reps,
         args.warmup
     );
-    let mut rows = Vec::new();
     let mut wrong = false;
+    if !args.json {
+        print_header();
+    }
     for &density in &args.densities {
         for &n in &args.sizes {
             let max = compactors[0].max_flags();
@@ -494,16 +566,14 @@ fn main() -> ExitCode {
             }
             let size_rows = bench_size(&gpu, &compactors, &copy, &timer, &args, n, density);
             wrong |= size_rows.iter().any(|r| r.check.starts_with("WRONG"));
-            if !args.json {
-                eprintln!("bench: n={n} density={density} done");
+            // Each size as it finishes, so that a run cut short keeps its rows.
+            if args.json {
+                print_json(&size_rows);
+            } else {
+                print_table(&size_rows);
             }
-            rows.extend(size_rows);
+            let _ = std::io::Write::flush(&mut std::io::stdout());
         }
-    }
-    if args.json {
-        print_json(&rows);
-    } else {
-        print_table(&rows);
     }
     if wrong {
         eprintln!("bench: some outputs differ from the CPU");

@@ -7,12 +7,8 @@ use crate::flags::is_visible;
 
 /// Invocations per workgroup.
 pub const WORKGROUP_SIZE: usize = 256;
-/// Flags per tile of `lookback` and `tile_atomic` (128 bit words).
-pub const FLAGS_TILE: usize = 4096;
-/// Flags per tile of `lookback_bits` (256 bit words).
-pub const BITS_TILE: usize = 8192;
-/// Predecessor states one look-back round reads.
-pub const WINDOW: usize = 32;
+/// Flags per tile (128 bit words), in every entry point.
+pub const TILE: usize = 4096;
 /// The states hold 30-bit counts: the look-back methods take fewer flags than this.
 pub const MAX_FLAGS: u64 = 1 << 30;
 
@@ -32,13 +28,13 @@ pub struct LookbackOutput {
 }
 
 /// Compacts visible flags (0/1 per entry) tile by tile.
-fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize, tile: usize) -> LookbackOutput {
+fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize) -> LookbackOutput {
     let mut indices = Vec::new();
     let mut tiles = TileStates::default();
-    for start in (0..len).step_by(tile) {
+    for start in (0..len).step_by(TILE) {
         let before = indices.len();
         indices.extend(
-            (start..(start + tile).min(len))
+            (start..(start + TILE).min(len))
                 .filter(|&i| visible(i))
                 .map(|i| i as u32),
         );
@@ -50,13 +46,13 @@ fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize, tile: usize) -> Lo
 
 /// `lookback`: u32 flags, any nonzero value visible.
 pub fn lookback(flags: &[u32]) -> LookbackOutput {
-    compact_tiles(|i| is_visible(flags[i]), flags.len(), FLAGS_TILE)
+    compact_tiles(|i| is_visible(flags[i]), flags.len())
 }
 
 /// `lookback_bits`: the first `len` flags of `bits` (32 to a word, least significant first).
 pub fn lookback_bits(bits: &[u32], len: usize) -> LookbackOutput {
     let bit = |i: usize| bits.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
-    compact_tiles(bit, len, BITS_TILE)
+    compact_tiles(bit, len)
 }
 
 /// `tile_atomic`: tiles take their output ranges in the order `schedule` gives
@@ -64,8 +60,8 @@ pub fn lookback_bits(bits: &[u32], len: usize) -> LookbackOutput {
 pub fn tile_atomic_scheduled(flags: &[u32], schedule: impl IntoIterator<Item = usize>) -> Vec<u32> {
     let mut indices = Vec::with_capacity(flags.len());
     for tile in schedule {
-        let start = tile * FLAGS_TILE;
-        let end = (start + FLAGS_TILE).min(flags.len());
+        let start = tile * TILE;
+        let end = (start + TILE).min(flags.len());
         indices.extend(
             (start..end)
                 .filter(|&i| is_visible(flags[i]))
@@ -77,5 +73,5 @@ pub fn tile_atomic_scheduled(flags: &[u32], schedule: impl IntoIterator<Item = u
 
 /// Tiles in launch order.
 pub fn tile_atomic(flags: &[u32]) -> Vec<u32> {
-    tile_atomic_scheduled(flags, 0..flags.len().div_ceil(FLAGS_TILE))
+    tile_atomic_scheduled(flags, 0..flags.len().div_ceil(TILE))
 }

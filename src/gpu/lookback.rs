@@ -14,8 +14,7 @@ pub const SUBGROUPS_SOURCE: &str = include_str!("../../shaders/lookback_subgroup
 pub const PORTABLE_SCAN_MARKER: &str = "// ---- portable workgroup_scan";
 
 pub const WORKGROUP_SIZE: u32 = cpu::WORKGROUP_SIZE as u32;
-pub const FLAGS_TILE: u32 = cpu::FLAGS_TILE as u32;
-pub const BITS_TILE: u32 = cpu::BITS_TILE as u32;
+pub const TILE: u32 = cpu::TILE as u32;
 
 /// How the look-back kernels are built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +26,14 @@ pub struct LookbackOptions {
     /// Tests only: ignore every published tile state, so that each tile counts all
     /// its predecessors itself (the fallback path, made deterministic).
     pub stress_fallback: bool,
+    /// Measurement only (`bench --stats`): count look-back events in
+    /// `STAT_WORDS` words after the tile states (see `Compaction::tile_states`).
+    pub stats: bool,
 }
+
+/// Words after the tile states that `LookbackOptions::stats` counts into: wide
+/// rounds, polls, fallbacks, tiles (summed over tiles).
+pub const STAT_WORDS: u64 = 8;
 
 impl Default for LookbackOptions {
     fn default() -> Self {
@@ -35,6 +41,7 @@ impl Default for LookbackOptions {
             subgroups: true,
             spin_limit: 64,
             stress_fallback: false,
+            stats: false,
         }
     }
 }
@@ -59,6 +66,7 @@ pub struct Lookback {
     /// u32 flags, one atomic per tile. Bindings: flags as vec4, flags, indices, tile states, count.
     pub tile_atomic: Kernel,
     subgroups: bool,
+    options: LookbackOptions,
 }
 
 impl Lookback {
@@ -83,6 +91,7 @@ impl Lookback {
                 "STRESS_FALLBACK",
                 f64::from(u8::from(options.stress_fallback)),
             ),
+            ("STATS", f64::from(u8::from(options.stats))),
         ];
         let k =
             |label, entry| Kernel::new(device, &module, label, entry, WORKGROUP_SIZE, &constants);
@@ -91,7 +100,12 @@ impl Lookback {
             bits: k(labels[1], "lookback_bits"),
             tile_atomic: k(labels[2], "tile_atomic"),
             subgroups,
+            options,
         }
+    }
+
+    pub fn options(&self) -> LookbackOptions {
+        self.options
     }
 
     /// Whether these kernels were built with subgroup operations.
