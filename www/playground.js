@@ -133,6 +133,11 @@ export class PlaygroundApp {
       ),
     );
 
+    // Anything that escapes a handler still reaches the page, not only the console.
+    window.addEventListener('unhandledrejection', (e) => this.alert('unexpected', `Unexpected error: ${e.reason?.message ?? e.reason}`));
+    window.addEventListener('error', (e) => {
+      if (e.error) this.alert('unexpected', `Unexpected error: ${e.error.message ?? e.message}`);
+    });
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     if (this.syncUrl) window.addEventListener('hashchange', () => this.onHashChange());
