@@ -4,6 +4,8 @@
 
 mod trace;
 
+use std::sync::OnceLock;
+
 use wgpu::util::DeviceExt;
 
 use crate::error::{Error, Result};
@@ -177,17 +179,21 @@ impl Compaction {
     }
 }
 
+/// Pipelines are compiled on first use: a page that only runs the scan does not
+/// wait for the look-back kernels (seconds on a software adapter).
 pub struct Compactor {
     device: wgpu::Device,
     queue: wgpu::Queue,
-    atomic_counter: Kernel,
-    atomic_aggregated: Kernel,
+    options: LookbackOptions,
+    max_workgroups_per_dimension: u32,
+    atomic_counter: OnceLock<Kernel>,
+    atomic_aggregated: OnceLock<Kernel>,
     scan_block: ScanBlock,
-    add_offsets: Kernel,
-    scatter: Kernel,
-    indirect_args: Kernel,
-    lookback: Lookback,
-    pack_bits: Kernel,
+    add_offsets: OnceLock<Kernel>,
+    scatter: OnceLock<Kernel>,
+    indirect_args: OnceLock<Kernel>,
+    lookback: OnceLock<Lookback>,
+    pack_bits: OnceLock<Kernel>,
     /// Bound as the vec4 view of inputs shorter than one vec4 (never read).
     empty_vec4: wgpu::Buffer,
 }
@@ -196,7 +202,7 @@ impl Compactor {
     /// Vertices per instance in `run`'s indirect arguments: a quad, two triangles.
     pub const DEFAULT_VERTEX_COUNT: u32 = 6;
 
-    /// Creates every pipeline. `device` and `queue` are cheap handles, kept.
+    /// `device` and `queue` are cheap handles, kept.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         Self::with_options(device, queue, LookbackOptions::default())
     }
@@ -210,26 +216,28 @@ impl Compactor {
         Self {
             device: device.clone(),
             queue: queue.clone(),
-            atomic_counter: atomic_counter::atomic_counter(device),
-            atomic_aggregated: atomic_aggregated::atomic_aggregated(device),
+            options,
+            max_workgroups_per_dimension: device.limits().max_compute_workgroups_per_dimension,
+            atomic_counter: OnceLock::new(),
+            atomic_aggregated: OnceLock::new(),
             scan_block: ScanBlock::new(device),
-            add_offsets: add_offsets::add_offsets(device),
-            scatter: scatter::scatter(device),
-            indirect_args: indirect_args::indirect_args(device),
-            lookback: Lookback::new(device, options),
-            pack_bits: pack_bits::pack_bits(device),
+            add_offsets: OnceLock::new(),
+            scatter: OnceLock::new(),
+            indirect_args: OnceLock::new(),
+            lookback: OnceLock::new(),
+            pack_bits: OnceLock::new(),
             empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
         }
     }
 
     /// Whether the look-back kernels use subgroup operations on this device.
     pub fn uses_subgroups(&self) -> bool {
-        self.lookback.uses_subgroups()
+        crate::gpu::lookback::uses_subgroups(&self.device, self.options)
     }
 
     /// How the look-back kernels were built.
     pub fn lookback_options(&self) -> LookbackOptions {
-        self.lookback.options()
+        self.options
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -454,7 +462,7 @@ impl Compactor {
         let indirect = self.indirect_buffer(vertex_count);
         let tiles = len.div_ceil(u64::from(TILE));
         // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
-        let stat_words = if self.lookback.options().stats {
+        let stat_words = if self.options.stats {
             crate::gpu::lookback::STAT_WORDS
         } else {
             0
@@ -580,17 +588,30 @@ impl Compactor {
     }
 
     fn kernel(&self, id: KernelId) -> &Kernel {
+        let device = &self.device;
+        let lookback = || {
+            self.lookback
+                .get_or_init(|| Lookback::new(device, self.options))
+        };
         match id {
-            KernelId::AtomicCounter => &self.atomic_counter,
-            KernelId::AtomicAggregated => &self.atomic_aggregated,
-            KernelId::ScanBlock { level, traced } => self.scan_block.level(level, traced),
-            KernelId::AddOffsets => &self.add_offsets,
-            KernelId::Scatter => &self.scatter,
-            KernelId::IndirectArgs => &self.indirect_args,
-            KernelId::Lookback => &self.lookback.flags,
-            KernelId::LookbackBits => &self.lookback.bits,
-            KernelId::TileAtomic => &self.lookback.tile_atomic,
-            KernelId::PackBits => &self.pack_bits,
+            KernelId::AtomicCounter => self
+                .atomic_counter
+                .get_or_init(|| atomic_counter::atomic_counter(device)),
+            KernelId::AtomicAggregated => self
+                .atomic_aggregated
+                .get_or_init(|| atomic_aggregated::atomic_aggregated(device)),
+            KernelId::ScanBlock { level, traced } => self.scan_block.level(device, level, traced),
+            KernelId::AddOffsets => self
+                .add_offsets
+                .get_or_init(|| add_offsets::add_offsets(device)),
+            KernelId::Scatter => self.scatter.get_or_init(|| scatter::scatter(device)),
+            KernelId::IndirectArgs => self
+                .indirect_args
+                .get_or_init(|| indirect_args::indirect_args(device)),
+            KernelId::Lookback => &lookback().flags,
+            KernelId::LookbackBits => &lookback().bits,
+            KernelId::TileAtomic => &lookback().tile_atomic,
+            KernelId::PackBits => self.pack_bits.get_or_init(|| pack_bits::pack_bits(device)),
         }
     }
 
@@ -629,12 +650,11 @@ impl Compactor {
     }
 
     fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
-        let max = self.device.limits().max_compute_workgroups_per_dimension;
         self.kernel(dispatch.kernel).dispatch(
             pass,
             &dispatch.bind_group,
             dispatch.invocations,
-            max,
+            self.max_workgroups_per_dimension,
         );
     }
 

@@ -58,6 +58,11 @@ pub fn source(subgroups: bool) -> Cow<'static, str> {
     Cow::Owned(format!("{kernels}{SUBGROUPS_SOURCE}"))
 }
 
+/// Whether kernels built with `options` on `device` use subgroup operations.
+pub fn uses_subgroups(device: &wgpu::Device, options: LookbackOptions) -> bool {
+    options.subgroups && device.features().contains(wgpu::Features::SUBGROUP)
+}
+
 pub struct Lookback {
     /// u32 flags. Bindings: flags as vec4, flags, indices, tile states, count, indirect.
     pub flags: Kernel,
@@ -71,7 +76,7 @@ pub struct Lookback {
 
 impl Lookback {
     pub fn new(device: &wgpu::Device, options: LookbackOptions) -> Self {
-        let subgroups = options.subgroups && device.features().contains(wgpu::Features::SUBGROUP);
+        let subgroups = uses_subgroups(device, options);
         let (label, labels) = if subgroups {
             (
                 "lookback:subgroups",

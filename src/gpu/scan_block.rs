@@ -1,5 +1,8 @@
 //! Pipelines for `shaders/scan_block.wgsl`: the Hillis-Steele block scan, for
 //! flags (level 0) and for block sums (upper levels), each plain and traced.
+//! Each pipeline is compiled the first time it is used.
+
+use std::sync::OnceLock;
 
 use super::kernel::{shader_module, Kernel};
 
@@ -8,35 +11,45 @@ pub const BLOCK: u32 = crate::cpu::scan_block::BLOCK as u32;
 pub const STEPS: u32 = crate::cpu::scan_block::STEPS as u32;
 
 pub struct ScanBlock {
-    pub flags: Kernel,
-    pub sums: Kernel,
-    pub flags_traced: Kernel,
-    pub sums_traced: Kernel,
+    module: wgpu::ShaderModule,
+    /// flags, sums, flags traced, sums traced.
+    variants: [OnceLock<Kernel>; 4],
 }
 
 impl ScanBlock {
     /// Bindings: input, prefix, block sums (and the trace buffer when traced).
     pub fn new(device: &wgpu::Device) -> Self {
-        let module = shader_module(device, "scan_block", SOURCE);
-        let flags = [("FLAGS_INPUT", 1.0)];
-        let sums = [("FLAGS_INPUT", 0.0)];
-        let k = |label, entry, constants: &[(&str, f64)]| {
-            Kernel::new(device, &module, label, entry, BLOCK, constants)
-        };
         Self {
-            flags: k("scan_block:flags", "scan_block", &flags),
-            sums: k("scan_block:sums", "scan_block", &sums),
-            flags_traced: k("scan_block:flags:traced", "scan_block_traced", &flags),
-            sums_traced: k("scan_block:sums:traced", "scan_block_traced", &sums),
+            module: shader_module(device, "scan_block", SOURCE),
+            variants: Default::default(),
         }
     }
 
-    pub fn level(&self, level: usize, traced: bool) -> &Kernel {
-        match (level == 0, traced) {
-            (true, false) => &self.flags,
-            (false, false) => &self.sums,
-            (true, true) => &self.flags_traced,
-            (false, true) => &self.sums_traced,
-        }
+    /// The pipeline for recursion level `level` (0 scans flags, the others block sums).
+    pub fn level(&self, device: &wgpu::Device, level: usize, traced: bool) -> &Kernel {
+        let flags_input = level == 0;
+        let variant = usize::from(!flags_input) + 2 * usize::from(traced);
+        self.variants[variant].get_or_init(|| {
+            const LABELS: [&str; 4] = [
+                "scan_block:flags",
+                "scan_block:sums",
+                "scan_block:flags:traced",
+                "scan_block:sums:traced",
+            ];
+            let entry = if traced {
+                "scan_block_traced"
+            } else {
+                "scan_block"
+            };
+            let constants = [("FLAGS_INPUT", f64::from(u8::from(flags_input)))];
+            Kernel::new(
+                device,
+                &self.module,
+                LABELS[variant],
+                entry,
+                BLOCK,
+                &constants,
+            )
+        })
     }
 }
