@@ -7,8 +7,13 @@ use std::process::ExitCode;
 use compaction_playground::flags::{self, FlagsFormat};
 use compaction_playground::{Compactor, GpuContext, Method};
 
-const USAGE: &str = "usage: compact [--method atomic|aggregated|scan] [--input FILE] \
-                     [--flags-format list|bits|u32le]";
+fn usage() -> String {
+    let methods: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    format!(
+        "usage: compact [--method {}] [--input FILE] [--flags-format list|bits|u32le]",
+        methods.join("|")
+    )
+}
 
 struct Args {
     method: Method,
@@ -32,14 +37,13 @@ fn parse_args() -> Result<Args, String> {
             inline
                 .clone()
                 .or_else(|| it.next())
-                .ok_or(format!("{name} needs a value; {USAGE}"))
+                .ok_or(format!("{name} needs a value; {}", usage()))
         };
         match name.as_str() {
             "--method" => args.method = value()?.parse().map_err(|e| format!("{e}"))?,
             "--input" => args.input = Some(value()?),
             "--flags-format" => args.format = value()?.parse().map_err(|e| format!("{e}"))?,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument `{other}`; {USAGE}")),
+            other => return Err(format!("unknown argument `{other}`; {}", usage())),
         }
     }
     Ok(args)
@@ -78,6 +82,10 @@ fn json_string(s: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+        println!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
     let prepared = parse_args().and_then(|args| {
         let bytes = read_input(args.input.as_deref())?;
         let flags = flags::parse(&bytes, args.format).map_err(|e| e.to_string())?;
