@@ -25,6 +25,11 @@ pub enum Error {
          run the method without a trace instead"
     )]
     TraceTooLarge { n: usize, max: usize },
+    #[error(
+        "the method `{0}` does not run on tiles; tile traces are for lookback, lookback-bits \
+         and tile-atomic"
+    )]
+    NotTiled(&'static str),
     #[error("the method `{method}` needs the adapter feature {feature}, which this GPU lacks")]
     MissingFeature {
         method: &'static str,

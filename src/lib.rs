@@ -23,4 +23,7 @@ pub use error::{Error, Result};
 pub use gpu::lookback::LookbackOptions;
 pub use gpu::GpuContext;
 pub use output::{CompactionOutput, IndirectArgs};
-pub use trace::{AtomicTrace, ScanLevelTrace, ScanTrace, NO_SLOT};
+pub use trace::{
+    AtomicTrace, ChainLink, ChainSeen, ScanLevelTrace, ScanTrace, TileChain, TileSchedule,
+    TileStatus, TileTrace, TileTraceEntry, NO_SLOT,
+};

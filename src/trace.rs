@@ -73,3 +73,146 @@ impl AtomicTrace {
         }
     }
 }
+
+/// What a tile's state word says, decoded (`shaders/lookback.wgsl`: the value in
+/// the high 30 bits, the status in the low 2). The discriminants are the kernel's
+/// status codes for an even run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum TileStatus {
+    /// Nothing published yet (or, for `tile-atomic`, never: it publishes no states).
+    #[default]
+    Invalid = 0,
+    /// The tile's own count: its prefix is not known yet.
+    Aggregate = 1,
+    /// The count of the tile and every tile before it.
+    Inclusive = 2,
+}
+
+impl TileStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            TileStatus::Invalid => "invalid",
+            TileStatus::Aggregate => "aggregate",
+            TileStatus::Inclusive => "inclusive",
+        }
+    }
+}
+
+/// One tile of a tile trace. Which fields come from where:
+/// - `first_flag`, `flags`: the tiling (tile `t` is the workgroup with ticket `t`);
+/// - `aggregate`: counted from the flags on the CPU, always. The kernel keeps the
+///   count in a register and overwrites the AGGREGATE it published with INCLUSIVE,
+///   so after the pass no GPU buffer holds it;
+/// - `status`, `inclusive`: look-back methods: decoded from the tile's state word
+///   read back from the GPU (after a completed run every tile is INCLUSIVE);
+/// - `exclusive`: look-back methods: the previous tile's `inclusive` (0 for tile
+///   0), i.e. what the tile's look-back found, GPU readback too;
+/// - `tile-atomic` publishes no states (every state word stays 0, `Invalid`):
+///   `exclusive` is the slot where the tile's run starts in the read-back indices
+///   (the value its atomicAdd returned) and `inclusive` is `exclusive + aggregate`;
+///   both are `NO_SLOT` for a tile with no visible flag, whose place no buffer shows.
+///
+/// `Compactor::trace_tiles` fills it from the GPU, `cpu::lookback::trace_tiles`
+/// from the CPU mirror: for the look-back methods both must be equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileTraceEntry {
+    pub first_flag: u32,
+    /// Flags in the tile: `TILE_SIZE`, fewer in the last.
+    pub flags: u32,
+    pub aggregate: u32,
+    pub exclusive: u32,
+    pub inclusive: u32,
+    pub status: TileStatus,
+}
+
+/// What a tile saw when its look-back read a predecessor's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ChainSeen {
+    /// AGGREGATE: add the predecessor's count and look further back.
+    Aggregate = 1,
+    /// INCLUSIVE: add it and stop: it already counts everything before.
+    Inclusive = 2,
+    /// Nothing published (the predecessor's workgroup is stalled): after
+    /// `SPIN_LIMIT` polls the tile counted the predecessor's flags itself and
+    /// went on past it (the fallback).
+    CountedItself = 3,
+}
+
+impl ChainSeen {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChainSeen::Aggregate => "aggregate",
+            ChainSeen::Inclusive => "inclusive",
+            ChainSeen::CountedItself => "counted itself",
+        }
+    }
+}
+
+/// One predecessor read by a look-back, in the order read (nearest first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainLink {
+    pub tile: u32,
+    pub seen: ChainSeen,
+    /// What the look-back added: the published value, or the count it made itself.
+    pub value: u32,
+}
+
+/// One tile's look-back in the simulated schedule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TileChain {
+    /// The wave of `TileSchedule::in_flight` tiles the tile ran in.
+    pub wave: u32,
+    /// The tile's workgroup was the stalled one: it published late.
+    pub stalled: bool,
+    /// Empty for tile 0; otherwise ends at an `Inclusive` link or at tile 0.
+    pub links: Vec<ChainLink>,
+}
+
+impl TileChain {
+    /// The count before the tile, as its look-back summed it.
+    pub fn exclusive(&self) -> u32 {
+        self.links.iter().map(|link| link.value).sum()
+    }
+}
+
+/// The schedule the CPU simulates for the look-back chains. A GPU records no
+/// such thing: which states a workgroup read depends on timing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileSchedule {
+    /// Workgroups resident at once: tiles start in waves of this many (at least 1);
+    /// all of a wave publish AGGREGATE, then look back, then publish INCLUSIVE.
+    pub in_flight: u32,
+    /// A tile whose workgroup takes its ticket and then is not run until the rest
+    /// of its wave has finished (as a GPU without forward-progress guarantees may
+    /// do): its successors find nothing published and count its flags themselves.
+    pub stalled: Option<u32>,
+}
+
+impl Default for TileSchedule {
+    fn default() -> Self {
+        Self {
+            in_flight: 4,
+            stalled: None,
+        }
+    }
+}
+
+/// One run of a tile method (`lookback`, `lookback-bits`, `tile-atomic`): the
+/// tiles' states and offsets, the look-back chains of a simulated schedule, and
+/// the output. See `TileTraceEntry` for which fields are GPU readback.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TileTrace {
+    pub tile_size: u32,
+    pub tiles: Vec<TileTraceEntry>,
+    /// Per tile, the look-back of `schedule` (CPU simulation, on every backend).
+    /// Empty for `tile-atomic`, which does not look back.
+    pub chains: Vec<TileChain>,
+    pub schedule: TileSchedule,
+    /// The ticket counter after the run (GPU readback): workgroups launched.
+    pub tickets: u32,
+    pub indices: Vec<u32>,
+    pub count: u32,
+    pub instance_count: u32,
+}

@@ -12,6 +12,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::gpu::draw_instances::{DrawInstances, Grid};
 use crate::gpu::readback::Readback;
+use crate::trace::{ChainSeen, TileSchedule, TileStatus, TileTrace};
 use crate::{cpu, flags, output, Compactor, Error, GpuContext, Method, MAX_TRACE_FLAGS};
 
 #[wasm_bindgen(start)]
@@ -43,6 +44,7 @@ fn error_kind(e: &Error) -> &'static str {
         Error::MissingFeature { .. } => "missing-feature",
         Error::Readback(_) | Error::Gpu(_) => "gpu",
         Error::UnknownMethod(..) => "unknown-method",
+        Error::NotTiled(_) => "not-tiled",
         Error::Parse(_) => "parse",
     }
 }
@@ -411,6 +413,142 @@ impl Playground {
             ]))
         })
     }
+
+    /// One run of a tile method (`lookback`, `lookback-bits`, `tile-atomic`) on
+    /// any array it accepts: `{ method, n, tileSize, tiles: { firstFlag, flags,
+    /// aggregate, exclusive, inclusive, status } (Uint32Array each; status 0
+    /// invalid, 1 aggregate, 2 inclusive; exclusive/inclusive 0xFFFFFFFF for an
+    /// empty tile of tile-atomic), chain: { inFlight, stalled (tile or null),
+    /// wave, late (1: the stalled tile), start (tiles + 1 offsets into the
+    /// links), tile, seen (1 aggregate, 2 inclusive, 3 counted itself), value },
+    /// tickets, indices, count, instanceCount, hash, source: { states, chain } }`.
+    /// The chain simulates `inFlight` workgroups at once (default 4), with
+    /// `stalled`'s workgroup descheduled; see `TileTraceEntry` for the sources.
+    #[wasm_bindgen(js_name = tileTrace)]
+    pub fn tile_trace(
+        &self,
+        method: String,
+        in_flight: Option<u32>,
+        stalled: Option<u32>,
+    ) -> js_sys::Promise {
+        let state = self.state.clone();
+        future_to_promise(async move {
+            let method: Method = method.parse().map_err(js_error)?;
+            let schedule = TileSchedule {
+                in_flight: in_flight
+                    .unwrap_or(TileSchedule::default().in_flight)
+                    .max(1),
+                stalled,
+            };
+            let flags = state.flags.borrow().clone();
+            let (trace, states) = match &state.gpu {
+                Some(gpu) => (
+                    gpu.compactor
+                        .trace_tiles_scheduled(&flags, method, &schedule)
+                        .await
+                        .map_err(js_error)?,
+                    "gpu",
+                ),
+                None => (
+                    cpu::trace_tiles(&flags, method, &schedule).map_err(js_error)?,
+                    "cpu reference",
+                ),
+            };
+            Ok(tile_trace_object(&trace, method, flags.len(), states))
+        })
+    }
+}
+
+fn tile_trace_object(trace: &TileTrace, method: Method, n: usize, states: &str) -> JsValue {
+    let column = |f: &dyn Fn(&crate::TileTraceEntry) -> u32| -> JsValue {
+        words(&trace.tiles.iter().map(f).collect::<Vec<u32>>())
+    };
+    let tiles = object(&[
+        ("firstFlag", column(&|t| t.first_flag)),
+        ("flags", column(&|t| t.flags)),
+        ("aggregate", column(&|t| t.aggregate)),
+        ("exclusive", column(&|t| t.exclusive)),
+        ("inclusive", column(&|t| t.inclusive)),
+        ("status", column(&|t| t.status as u32)),
+    ]);
+    let links = trace.chains.iter().flat_map(|c| &c.links);
+    let mut start = vec![0u32];
+    for chain in &trace.chains {
+        start.push(start[start.len() - 1] + chain.links.len() as u32);
+    }
+    let chain = object(&[
+        ("inFlight", trace.schedule.in_flight.into()),
+        (
+            "stalled",
+            trace.schedule.stalled.map_or(JsValue::NULL, JsValue::from),
+        ),
+        (
+            "wave",
+            words(&trace.chains.iter().map(|c| c.wave).collect::<Vec<_>>()),
+        ),
+        (
+            "late",
+            words(
+                &trace
+                    .chains
+                    .iter()
+                    .map(|c| u32::from(c.stalled))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+        ("start", words(&start)),
+        (
+            "tile",
+            words(&links.clone().map(|l| l.tile).collect::<Vec<_>>()),
+        ),
+        (
+            "seen",
+            words(&links.clone().map(|l| l.seen as u32).collect::<Vec<_>>()),
+        ),
+        ("value", words(&links.map(|l| l.value).collect::<Vec<_>>())),
+    ]);
+    let names = |list: &[&str]| -> JsValue {
+        list.iter()
+            .map(|s| JsValue::from(*s))
+            .collect::<Array>()
+            .into()
+    };
+    object(&[
+        ("method", method.name().into()),
+        ("n", (n as u32).into()),
+        ("tileSize", trace.tile_size.into()),
+        ("tiles", tiles),
+        (
+            "statusNames",
+            names(&[
+                TileStatus::Invalid.name(),
+                TileStatus::Aggregate.name(),
+                TileStatus::Inclusive.name(),
+            ]),
+        ),
+        ("chain", chain),
+        (
+            "seenNames",
+            names(&[
+                "",
+                ChainSeen::Aggregate.name(),
+                ChainSeen::Inclusive.name(),
+                ChainSeen::CountedItself.name(),
+            ]),
+        ),
+        ("tickets", trace.tickets.into()),
+        ("indices", words(&trace.indices)),
+        ("count", trace.count.into()),
+        ("instanceCount", trace.instance_count.into()),
+        ("hash", output::fnv1a(&trace.indices).into()),
+        (
+            "source",
+            object(&[
+                ("states", states.into()),
+                ("chain", "cpu simulation".into()),
+            ]),
+        ),
+    ])
 }
 
 fn check_cpu_trace(len: usize) -> Result<(), JsValue> {

@@ -1,11 +1,17 @@
 //! Real GPU state after every step, for the playground's stepper: the scan runs
-//! its traced block-scan pipelines and every intermediate buffer is read back.
+//! its traced block-scan pipelines and every intermediate buffer is read back;
+//! the tile methods run once and their tile states are read back.
 
 use super::{Compactor, GpuErrorScope, KernelId, Method};
+use crate::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::error::{Error, Result};
+use crate::gpu::lookback::TILE;
 use crate::gpu::readback::Readback;
 use crate::gpu::scan_block::{BLOCK, STEPS};
-use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace};
+use crate::trace::{
+    AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
+    NO_SLOT,
+};
 
 /// Traces are for arrays a person reads; beyond this, `trace_*` refuse.
 pub const MAX_TRACE_FLAGS: usize = 8192;
@@ -146,4 +152,135 @@ impl Compactor {
             output.indirect.instance_count,
         ))
     }
+
+    /// Runs a tile method (`Lookback`, `LookbackBits`, `TileAtomic`) once and
+    /// reads back its tile states, ticket counter, indices and indirect
+    /// arguments, with the look-back chains of the default `TileSchedule`.
+    /// See `TileTraceEntry` for which numbers are GPU readback and which are
+    /// CPU-derived. Any array the method accepts: the states are N/4096 words.
+    pub async fn trace_tiles(&self, flags: &[u32], method: Method) -> Result<TileTrace> {
+        self.trace_tiles_scheduled(flags, method, &TileSchedule::default())
+            .await
+    }
+
+    /// `trace_tiles` with the chains simulated for `schedule`. The chains are
+    /// always the CPU's simulation: no buffer records which states a workgroup read.
+    pub async fn trace_tiles_scheduled(
+        &self,
+        flags: &[u32],
+        method: Method,
+        schedule: &TileSchedule,
+    ) -> Result<TileTrace> {
+        if !method.uses_tiles() {
+            return Err(Error::NotTiled(method.name()));
+        }
+        let scope = GpuErrorScope::push(&self.device);
+        let result = self.trace_tiles_inner(flags, method, schedule).await;
+        scope.pop().await?;
+        result
+    }
+
+    async fn trace_tiles_inner(
+        &self,
+        flags: &[u32],
+        method: Method,
+        schedule: &TileSchedule,
+    ) -> Result<TileTrace> {
+        let len = flags.len() as u64;
+        let tiles = len.div_ceil(u64::from(TILE));
+        let buffer = self.upload(flags)?;
+        // A fresh compaction: its tile states start at 0 and its first run uses
+        // the even status codes (parity 0).
+        let compaction = self.prepare(&buffer, len, method, Self::DEFAULT_VERTEX_COUNT)?;
+        let Some(states) = &compaction.tile_states else {
+            return Err(Error::NotTiled(method.name()));
+        };
+        let device = &self.device;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        self.encode(&mut encoder, &compaction);
+        let mut readback = Readback::default();
+        let states = readback.copy(device, &mut encoder, states, 0, tiles + 1);
+        let indices = readback.copy(device, &mut encoder, &compaction.indices, 0, len);
+        let indirect = readback.copy(device, &mut encoder, &compaction.indirect, 0, 4);
+        self.queue.submit([encoder.finish()]);
+        let mut read = readback.read(device).await?;
+        let mut take = |slot: usize| std::mem::take(&mut read[slot]);
+
+        let instance_count = super::indirect_from_words(&take(indirect)).instance_count;
+        let mut indices = take(indices);
+        indices.truncate(instance_count as usize);
+        let words = take(states);
+        let tickets = words.first().copied().unwrap_or(0);
+        let decoded: Vec<(TileStatus, u32)> =
+            words.iter().skip(1).map(|&w| decode_state(w, 0)).collect();
+        let aggregates = tile_aggregates(flags);
+        let exclusive: Vec<u32> = if method == Method::TileAtomic {
+            run_starts(&indices, aggregates.len())
+        } else {
+            // What each tile's look-back found: the inclusive prefix before it.
+            (0..aggregates.len())
+                .map(|t| if t == 0 { 0 } else { decoded[t - 1].1 })
+                .collect()
+        };
+        let entries = aggregates
+            .iter()
+            .zip(&decoded)
+            .enumerate()
+            .map(|(t, (&aggregate, &(status, value)))| {
+                let first_flag = t as u64 * u64::from(TILE);
+                let inclusive = match (method, exclusive[t]) {
+                    (Method::TileAtomic, NO_SLOT) => NO_SLOT,
+                    (Method::TileAtomic, base) => base + aggregate,
+                    _ => value,
+                };
+                TileTraceEntry {
+                    first_flag: first_flag as u32,
+                    flags: (len - first_flag).min(u64::from(TILE)) as u32,
+                    aggregate,
+                    exclusive: exclusive[t],
+                    inclusive,
+                    status,
+                }
+            })
+            .collect();
+        let chains = if method == Method::TileAtomic {
+            Vec::new()
+        } else {
+            simulate_chains(&aggregates, schedule)
+        };
+        Ok(TileTrace {
+            tile_size: TILE,
+            tiles: entries,
+            chains,
+            schedule: schedule.clone(),
+            tickets,
+            count: indices.len() as u32,
+            indices,
+            instance_count,
+        })
+    }
+}
+
+/// A tile state word of `shaders/lookback.wgsl`: the value in the high 30 bits,
+/// the status in the low 2, its code shifted by 2 in odd runs (`parity` 1).
+fn decode_state(word: u32, parity: u32) -> (TileStatus, u32) {
+    let status = match word.wrapping_sub(2 * parity) & 3 {
+        1 => TileStatus::Aggregate,
+        2 => TileStatus::Inclusive,
+        // 0, and 3, which the kernel never writes.
+        _ => TileStatus::Invalid,
+    };
+    (status, word >> 2)
+}
+
+/// `tile-atomic`: where each tile's run starts in the output (the value its
+/// atomicAdd returned), or `NO_SLOT` for a tile that wrote nothing.
+fn run_starts(indices: &[u32], tiles: usize) -> Vec<u32> {
+    let mut starts = vec![NO_SLOT; tiles];
+    for (slot, &index) in indices.iter().enumerate() {
+        if let Some(start) = starts.get_mut((index / TILE) as usize) {
+            *start = (*start).min(slot as u32);
+        }
+    }
+    starts
 }

@@ -4,6 +4,9 @@
 //! of the earlier tiles' counts, which is what this mirror adds up in order.
 
 use crate::flags::is_visible;
+use crate::trace::{
+    ChainLink, ChainSeen, TileChain, TileSchedule, TileStatus, TileTrace, TileTraceEntry, NO_SLOT,
+};
 
 /// Invocations per workgroup.
 pub const WORKGROUP_SIZE: usize = 256;
@@ -74,4 +77,179 @@ pub fn tile_atomic_scheduled(flags: &[u32], schedule: impl IntoIterator<Item = u
 /// Tiles in launch order.
 pub fn tile_atomic(flags: &[u32]) -> Vec<u32> {
     tile_atomic_scheduled(flags, 0..flags.len().div_ceil(TILE))
+}
+
+/// Each tile's count of visible flags (its aggregate), in tile order.
+pub fn tile_aggregates(flags: &[u32]) -> Vec<u32> {
+    flags
+        .chunks(TILE)
+        .map(|tile| tile.iter().filter(|&&f| is_visible(f)).count() as u32)
+        .collect()
+}
+
+/// The tiles of `flags` with their counts and the given offsets and status.
+fn tile_entries(
+    flags: &[u32],
+    aggregates: &[u32],
+    exclusive: impl Fn(usize) -> u32,
+    status: TileStatus,
+) -> Vec<TileTraceEntry> {
+    aggregates
+        .iter()
+        .enumerate()
+        .map(|(t, &aggregate)| {
+            let first_flag = t * TILE;
+            let exclusive = exclusive(t);
+            TileTraceEntry {
+                first_flag: first_flag as u32,
+                flags: (flags.len() - first_flag).min(TILE) as u32,
+                aggregate,
+                exclusive,
+                inclusive: if exclusive == NO_SLOT {
+                    NO_SLOT
+                } else {
+                    exclusive + aggregate
+                },
+                status,
+            }
+        })
+        .collect()
+}
+
+/// The tiles after a `lookback` (or `lookback-bits`) run: every one INCLUSIVE
+/// with the count up to its end.
+pub fn lookback_tiles(flags: &[u32]) -> Vec<TileTraceEntry> {
+    let aggregates = tile_aggregates(flags);
+    let exclusive: Vec<u32> = aggregates
+        .iter()
+        .scan(0, |sum, &a| {
+            let before = *sum;
+            *sum += a;
+            Some(before)
+        })
+        .collect();
+    tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Inclusive)
+}
+
+/// The look-back of `lookback`, simulated with `in_flight` workgroups at once:
+/// the tiles after the run and each tile's chain of predecessors.
+pub fn trace_tiles(flags: &[u32], in_flight: u32) -> TileTrace {
+    let schedule = TileSchedule {
+        in_flight,
+        stalled: None,
+    };
+    trace_tiles_scheduled(flags, &schedule)
+}
+
+/// `trace_tiles` with any schedule (e.g. a stalled workgroup).
+pub fn trace_tiles_scheduled(flags: &[u32], schedule: &TileSchedule) -> TileTrace {
+    let tiles = lookback_tiles(flags);
+    let aggregates: Vec<u32> = tiles.iter().map(|t| t.aggregate).collect();
+    let indices = lookback(flags).indices;
+    TileTrace {
+        tile_size: TILE as u32,
+        chains: simulate_chains(&aggregates, schedule),
+        schedule: schedule.clone(),
+        tickets: tiles.len() as u32,
+        tiles,
+        count: indices.len() as u32,
+        instance_count: indices.len() as u32,
+        indices,
+    }
+}
+
+/// `tile_atomic` in launch order: each tile's run starts where the tiles before
+/// it ended. No states are published (all stay INVALID) and nothing looks back.
+pub fn trace_tile_atomic(flags: &[u32]) -> TileTrace {
+    let aggregates = tile_aggregates(flags);
+    let mut next = 0;
+    let exclusive: Vec<u32> = aggregates
+        .iter()
+        .map(|&a| {
+            let base = next;
+            next += a;
+            if a == 0 {
+                NO_SLOT
+            } else {
+                base
+            }
+        })
+        .collect();
+    let indices = tile_atomic(flags);
+    TileTrace {
+        tile_size: TILE as u32,
+        tiles: tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Invalid),
+        chains: Vec::new(),
+        schedule: TileSchedule::default(),
+        tickets: aggregates.len() as u32,
+        count: indices.len() as u32,
+        instance_count: indices.len() as u32,
+        indices,
+    }
+}
+
+/// Simulates the look-back: tiles start in waves of `in_flight` (in ticket
+/// order). A wave's tiles publish AGGREGATE (tile 0 INCLUSIVE at once: nothing
+/// comes before it), then each looks back predecessor by predecessor, adding
+/// what it finds until an INCLUSIVE one, then all publish INCLUSIVE. A stalled
+/// tile publishes nothing until the rest of its wave is done; meanwhile its
+/// successors count its flags themselves (the fallback) and go on past it.
+pub fn simulate_chains(aggregates: &[u32], schedule: &TileSchedule) -> Vec<TileChain> {
+    let in_flight = schedule.in_flight.max(1) as usize;
+    let stalled = schedule.stalled.map(|t| t as usize);
+    let mut states = vec![(TileStatus::Invalid, 0u32); aggregates.len()];
+    let mut chains = vec![TileChain::default(); aggregates.len()];
+    let publish_aggregate = |states: &mut [(TileStatus, u32)], t: usize| {
+        let status = if t == 0 {
+            TileStatus::Inclusive
+        } else {
+            TileStatus::Aggregate
+        };
+        states[t] = (status, aggregates[t]);
+    };
+    for start in (0..aggregates.len()).step_by(in_flight) {
+        let wave = start..(start + in_flight).min(aggregates.len());
+        let running: Vec<usize> = wave.clone().filter(|&t| Some(t) != stalled).collect();
+        for &t in &running {
+            publish_aggregate(&mut states, t);
+        }
+        // The whole wave looks back before any of it publishes INCLUSIVE.
+        for &t in &running {
+            chains[t].links = look_back(t, &states, aggregates);
+        }
+        for &t in &running {
+            states[t] = (TileStatus::Inclusive, chains[t].exclusive() + aggregates[t]);
+        }
+        if let Some(t) = stalled.filter(|t| wave.contains(t)) {
+            publish_aggregate(&mut states, t);
+            chains[t].links = look_back(t, &states, aggregates);
+            chains[t].stalled = true;
+            states[t] = (TileStatus::Inclusive, chains[t].exclusive() + aggregates[t]);
+        }
+        for t in wave {
+            chains[t].wave = (start / in_flight) as u32;
+        }
+    }
+    chains
+}
+
+/// Tile `t`'s look-back over the states as they are now, nearest first.
+fn look_back(t: usize, states: &[(TileStatus, u32)], aggregates: &[u32]) -> Vec<ChainLink> {
+    let mut links = Vec::new();
+    for j in (0..t).rev() {
+        let (seen, value) = match states[j] {
+            (TileStatus::Inclusive, value) => (ChainSeen::Inclusive, value),
+            (TileStatus::Aggregate, value) => (ChainSeen::Aggregate, value),
+            (TileStatus::Invalid, _) => (ChainSeen::CountedItself, aggregates[j]),
+        };
+        links.push(ChainLink {
+            tile: j as u32,
+            seen,
+            value,
+        });
+        if seen == ChainSeen::Inclusive {
+            break;
+        }
+    }
+    links
 }

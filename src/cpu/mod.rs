@@ -17,8 +17,9 @@ pub use pack_bits::pack_bits;
 pub use scan_block::scan_block;
 pub use scatter::scatter;
 
+use crate::error::{Error, Result};
 use crate::output::{CompactionOutput, IndirectArgs};
-use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace};
+use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
 use crate::Method;
 
 /// The lengths of the recursion levels: `n`, then the number of blocks of each
@@ -76,6 +77,18 @@ pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
     let indices = compact(flags, method, 0).indices;
     let count = indices.len() as u32;
     AtomicTrace::from_indices(flags.to_vec(), indices, count)
+}
+
+/// The CPU mirror of a tile method's run (`Compactor::trace_tiles`' shape): the
+/// look-back methods with the chains of `schedule`, `tile-atomic` in launch order.
+pub fn trace_tiles(flags: &[u32], method: Method, schedule: &TileSchedule) -> Result<TileTrace> {
+    match method {
+        Method::Lookback | Method::LookbackBits => {
+            Ok(lookback::trace_tiles_scheduled(flags, schedule))
+        }
+        Method::TileAtomic => Ok(lookback::trace_tile_atomic(flags)),
+        Method::Atomic | Method::Aggregated | Method::Scan => Err(Error::NotTiled(method.name())),
+    }
 }
 
 /// What `method` produces on the CPU. Atomic methods give one legal order (the
