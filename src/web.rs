@@ -12,7 +12,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::gpu::draw_instances::{DrawInstances, Grid};
 use crate::gpu::readback::Readback;
-use crate::trace::{ChainSeen, TileSchedule, TileStatus, TileTrace};
+use crate::trace::{ChainLink, TileSchedule, TileTrace};
 use crate::{cpu, flags, output, Compactor, Error, GpuContext, Method, MAX_TRACE_FLAGS};
 
 #[wasm_bindgen(start)]
@@ -460,80 +460,42 @@ impl Playground {
 }
 
 fn tile_trace_object(trace: &TileTrace, method: Method, n: usize, states: &str) -> JsValue {
-    let column = |f: &dyn Fn(&crate::TileTraceEntry) -> u32| -> JsValue {
-        words(&trace.tiles.iter().map(f).collect::<Vec<u32>>())
-    };
-    let tiles = object(&[
-        ("firstFlag", column(&|t| t.first_flag)),
-        ("flags", column(&|t| t.flags)),
-        ("aggregate", column(&|t| t.aggregate)),
-        ("exclusive", column(&|t| t.exclusive)),
-        ("inclusive", column(&|t| t.inclusive)),
-        ("status", column(&|t| t.status as u32)),
-    ]);
-    let links = trace.chains.iter().flat_map(|c| &c.links);
-    let mut start = vec![0u32];
-    for chain in &trace.chains {
-        start.push(start[start.len() - 1] + chain.links.len() as u32);
-    }
-    let chain = object(&[
-        ("inFlight", trace.schedule.in_flight.into()),
-        (
-            "stalled",
-            trace.schedule.stalled.map_or(JsValue::NULL, JsValue::from),
-        ),
-        (
-            "wave",
-            words(&trace.chains.iter().map(|c| c.wave).collect::<Vec<_>>()),
-        ),
-        (
-            "late",
-            words(
-                &trace
-                    .chains
-                    .iter()
-                    .map(|c| u32::from(c.stalled))
-                    .collect::<Vec<_>>(),
-            ),
-        ),
-        ("start", words(&start)),
-        (
-            "tile",
-            words(&links.clone().map(|l| l.tile).collect::<Vec<_>>()),
-        ),
-        (
-            "seen",
-            words(&links.clone().map(|l| l.seen as u32).collect::<Vec<_>>()),
-        ),
-        ("value", words(&links.map(|l| l.value).collect::<Vec<_>>())),
-    ]);
-    let names = |list: &[&str]| -> JsValue {
-        list.iter()
-            .map(|s| JsValue::from(*s))
-            .collect::<Array>()
-            .into()
-    };
+    let tiles = &trace.tiles;
+    let chains = &trace.chains;
+    let links: Vec<ChainLink> = chains.iter().flat_map(|c| c.links.clone()).collect();
+    let start: Vec<u32> = std::iter::once(0)
+        .chain(chains.iter().scan(0, |end, c| {
+            *end += c.links.len() as u32;
+            Some(*end)
+        }))
+        .collect();
+    let stalled = trace.schedule.stalled.map_or(JsValue::NULL, JsValue::from);
     object(&[
         ("method", method.name().into()),
         ("n", (n as u32).into()),
         ("tileSize", trace.tile_size.into()),
-        ("tiles", tiles),
         (
-            "statusNames",
-            names(&[
-                TileStatus::Invalid.name(),
-                TileStatus::Aggregate.name(),
-                TileStatus::Inclusive.name(),
+            "tiles",
+            object(&[
+                ("firstFlag", column(tiles, |t| t.first_flag)),
+                ("flags", column(tiles, |t| t.flags)),
+                ("aggregate", column(tiles, |t| t.aggregate)),
+                ("exclusive", column(tiles, |t| t.exclusive)),
+                ("inclusive", column(tiles, |t| t.inclusive)),
+                ("status", column(tiles, |t| t.status as u32)),
             ]),
         ),
-        ("chain", chain),
         (
-            "seenNames",
-            names(&[
-                "",
-                ChainSeen::Aggregate.name(),
-                ChainSeen::Inclusive.name(),
-                ChainSeen::CountedItself.name(),
+            "chain",
+            object(&[
+                ("inFlight", trace.schedule.in_flight.into()),
+                ("stalled", stalled),
+                ("wave", column(chains, |c| c.wave)),
+                ("late", column(chains, |c| u32::from(c.stalled))),
+                ("start", words(&start)),
+                ("tile", column(&links, |l| l.tile)),
+                ("seen", column(&links, |l| l.seen as u32)),
+                ("value", column(&links, |l| l.value)),
             ]),
         ),
         ("tickets", trace.tickets.into()),
@@ -549,6 +511,11 @@ fn tile_trace_object(trace: &TileTrace, method: Method, n: usize, states: &str) 
             ]),
         ),
     ])
+}
+
+/// One field of every item, as a `Uint32Array`.
+fn column<T>(items: &[T], field: impl Fn(&T) -> u32) -> JsValue {
+    words(&items.iter().map(field).collect::<Vec<u32>>())
 }
 
 fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
