@@ -219,18 +219,13 @@ fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
   return row_nibbles(load_rows(tile, li, n));
 }
 
-// Takes the ticket, then loads that tile. (Loading the workgroup-id tile while the
-// ticket travels, and again when the ticket differed, measured no faster on an
-// H200: the ticket differed for 50-78% of the tiles.)
-struct TileStart {
-  ticket : Ticket,
-  nibbles : u32,
-}
-
-fn start_flags_tile(li : u32, groups : vec3<u32>, n : u32) -> TileStart {
-  let ticket = take_ticket(li, groups);
-  return TileStart(ticket, tile_nibbles(ticket.tile, li, n));
-}
+// A u32 tile takes its ticket, then loads that tile (`take_ticket`, then
+// `tile_nibbles`). (Loading the workgroup-id tile while the ticket travels, and
+// again when the ticket differed, measured no faster on an H200: the ticket
+// differed for 50-78% of the tiles.) The two stay separate calls: a struct holding
+// both would make the ticket non-uniform for Tint's uniformity analysis (its value
+// would share a return with the per-invocation flags), and Chrome would reject
+// every workgroupUniformLoad after `if (ticket.tile >= tiles) { return; }`.
 
 // Four scans in one: each row's count (at most 4 per invocation, 1024 per tile)
 // in a 16-bit half of a component. Returns the scan; `rows_total` sums it.
@@ -486,17 +481,17 @@ fn lookback(
 ) {
   let n = arrayLength(&indices);
   let tiles = (n + TILE - 1u) / TILE;
-  let start = start_flags_tile(li, groups, n);
-  let ticket = start.ticket;
+  let ticket = take_ticket(li, groups);
+  let nibbles = tile_nibbles(ticket.tile, li, n);
   // Workgroups past the last tile (the 2-D grid rounds up) only took a ticket.
   if (ticket.tile >= tiles) {
     return;
   }
-  let scan = scan_rows(li, start.nibbles);
+  let scan = scan_rows(li, nibbles);
   let total = rows_total(scan);
   publish_aggregate(li, ticket, total);
   let window = read_window(li, ticket.tile, ticket.parity);
-  stage_rows(ticket.tile, li, start.nibbles, scan);
+  stage_rows(ticket.tile, li, nibbles, scan);
   var outcome = first_round(li, ticket, window);
   var spins = 0u;
   while (outcome != DONE) {
@@ -541,14 +536,14 @@ fn tile_atomic(
 ) {
   let n = arrayLength(&indices);
   let tiles = (n + TILE - 1u) / TILE;
-  let start = start_flags_tile(li, groups, n);
-  let ticket = start.ticket;
+  let ticket = take_ticket(li, groups);
+  let nibbles = tile_nibbles(ticket.tile, li, n);
   if (ticket.tile >= tiles) {
     return;
   }
-  let scan = scan_rows(li, start.nibbles);
+  let scan = scan_rows(li, nibbles);
   let total = rows_total(scan);
-  stage_rows(ticket.tile, li, start.nibbles, scan);
+  stage_rows(ticket.tile, li, nibbles, scan);
   if (li == 0u) {
     // One global atomic per tile: contention 64 times lower than the article's
     // kernel 2.
