@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use wgpu::util::DeviceExt;
 
 use crate::error::{Error, Result};
+use crate::gpu::error_scope::scoped;
 use crate::gpu::kernel::{storage_buffer, words, Kernel, WORD};
 use crate::gpu::lookback::{Lookback, LookbackOptions, TILE, WORKGROUP_SIZE};
 use crate::gpu::readback::Readback;
@@ -660,15 +661,25 @@ impl Compactor {
 
     /// Uploads `flags`, compacts them with `method` and reads everything back.
     pub async fn run(&self, flags: &[u32], method: Method) -> Result<CompactionOutput> {
-        let scope = GpuErrorScope::push(&self.device);
-        let buffer = self.upload(flags)?;
-        let result = self.run_buffer(&buffer, flags.len() as u64, method).await;
-        scope.pop().await?;
-        result
+        scoped(&self.device, async {
+            let buffer = self.upload(flags)?;
+            self.run_buffer(&buffer, flags.len() as u64, method).await
+        })
+        .await
     }
 
-    /// Compacts the first `len` flags of an uploaded buffer and reads back.
+    /// Compacts the first `len` flags of an uploaded buffer and reads back. A GPU
+    /// error on the way (e.g. a buffer without STORAGE usage) is an `Error::Gpu`.
     pub async fn run_buffer(
+        &self,
+        flags: &wgpu::Buffer,
+        len: u64,
+        method: Method,
+    ) -> Result<CompactionOutput> {
+        scoped(&self.device, self.run_buffer_unscoped(flags, len, method)).await
+    }
+
+    async fn run_buffer_unscoped(
         &self,
         flags: &wgpu::Buffer,
         len: u64,
@@ -711,32 +722,4 @@ fn indirect_from_words(words: &[u32]) -> IndirectArgs {
 enum TilesInput<'a> {
     Flags(&'a wgpu::Buffer),
     Bits(&'a wgpu::Buffer),
-}
-
-/// Captures validation and out-of-memory errors as `Error::Gpu` instead of the
-/// default handler's panic.
-struct GpuErrorScope {
-    // Fields drop in order: the scope pushed last must be popped first.
-    validation: wgpu::ErrorScopeGuard,
-    out_of_memory: wgpu::ErrorScopeGuard,
-}
-
-impl GpuErrorScope {
-    fn push(device: &wgpu::Device) -> Self {
-        let out_of_memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        Self {
-            out_of_memory,
-            validation,
-        }
-    }
-
-    async fn pop(self) -> Result<()> {
-        let validation = self.validation.pop().await;
-        let out_of_memory = self.out_of_memory.pop().await;
-        match validation.or(out_of_memory) {
-            Some(error) => Err(Error::Gpu(error.to_string())),
-            None => Ok(()),
-        }
-    }
 }

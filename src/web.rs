@@ -532,7 +532,17 @@ fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
 type Pixels = (Vec<u8>, u32, u32);
 
 /// Compacts on the GPU, draws into the canvas or image if one is attached, reads back.
+/// A GPU error on the way (an invalid pipeline, a lost buffer) rejects the run
+/// with its message instead of returning zeros.
 async fn run_gpu(
+    gpu: &Gpu,
+    flags: &[u32],
+    method: Method,
+) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
+    crate::gpu::error_scope::scoped(&gpu.context.device, run_gpu_unscoped(gpu, flags, method)).await
+}
+
+async fn run_gpu_unscoped(
     gpu: &Gpu,
     flags: &[u32],
     method: Method,

@@ -157,3 +157,21 @@ fn too_many_flags_is_a_clear_error() {
         "{message}"
     );
 }
+
+#[test]
+fn a_gpu_validation_error_is_an_error_not_a_panic() {
+    // A flags buffer that cannot be bound as storage: wgpu's validation fails, and
+    // the run must report it rather than panic or return zeros.
+    let compactor = compactor();
+    let buffer = compactor.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("not storage"),
+        size: 1024,
+        usage: wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    for method in Method::ALL {
+        let err = pollster::block_on(compactor.run_buffer(&buffer, 256, method))
+            .expect_err("an unbindable buffer must fail");
+        assert!(matches!(err, compaction_playground::Error::Gpu(_)), "{method}: {err}");
+    }
+}

@@ -2,9 +2,10 @@
 //! its traced block-scan pipelines and every intermediate buffer is read back;
 //! the tile methods run once and their tile states are read back.
 
-use super::{Compactor, GpuErrorScope, KernelId, Method};
+use super::{Compactor, KernelId, Method};
 use crate::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::error::{Error, Result};
+use crate::gpu::error_scope::scoped;
 use crate::gpu::lookback::TILE;
 use crate::gpu::readback::Readback;
 use crate::gpu::scan_block::{BLOCK, STEPS};
@@ -41,10 +42,7 @@ impl Compactor {
     /// the offsets, the scatter's output and the indirect arguments.
     pub async fn trace_scan(&self, flags: &[u32]) -> Result<ScanTrace> {
         check_trace_len(flags.len())?;
-        let scope = GpuErrorScope::push(&self.device);
-        let result = self.trace_scan_inner(flags).await;
-        scope.pop().await?;
-        result
+        scoped(&self.device, self.trace_scan_inner(flags)).await
     }
 
     async fn trace_scan_inner(&self, flags: &[u32]) -> Result<ScanTrace> {
@@ -174,10 +172,11 @@ impl Compactor {
         if !method.uses_tiles() {
             return Err(Error::NotTiled(method.name()));
         }
-        let scope = GpuErrorScope::push(&self.device);
-        let result = self.trace_tiles_inner(flags, method, schedule).await;
-        scope.pop().await?;
-        result
+        scoped(
+            &self.device,
+            self.trace_tiles_inner(flags, method, schedule),
+        )
+        .await
     }
 
     async fn trace_tiles_inner(

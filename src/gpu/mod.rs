@@ -7,6 +7,7 @@ pub mod atomic_counter;
 pub mod context;
 pub mod copy_vec4;
 pub mod draw_instances;
+pub mod error_scope;
 pub mod indirect_args;
 pub mod kernel;
 pub mod lookback;
