@@ -172,6 +172,9 @@ fn a_gpu_validation_error_is_an_error_not_a_panic() {
     for method in Method::ALL {
         let err = pollster::block_on(compactor.run_buffer(&buffer, 256, method))
             .expect_err("an unbindable buffer must fail");
-        assert!(matches!(err, compaction_playground::Error::Gpu(_)), "{method}: {err}");
+        assert!(
+            matches!(err, compaction_playground::Error::Gpu(_)),
+            "{method}: {err}"
+        );
     }
 }

@@ -19,7 +19,7 @@ use compaction_playground::gpu::{copy_vec4, lookback::LookbackOptions};
 use compaction_playground::{cpu, flags, Compaction, Compactor, GpuContext, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--stats] [--json]";
+                     [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json]";
 
 /// Bytes of buffers that rotation spreads the runs over: three times a 60 MB L2.
 const ROTATION_BYTES: u64 = 180_000_000;
@@ -34,6 +34,7 @@ struct Args {
     warmup: usize,
     methods: Vec<Method>,
     portable: bool,
+    unchecked: bool,
     stats: bool,
     json: bool,
 }
@@ -58,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
         warmup: 5,
         methods: Method::ALL.to_vec(),
         portable: false,
+        unchecked: false,
         stats: false,
         json: false,
     };
@@ -85,6 +87,7 @@ fn parse_args() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--portable" => args.portable = true,
+            "--unchecked" => args.unchecked = true,
             "--stats" => args.stats = true,
             "--json" => args.json = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
@@ -351,12 +354,16 @@ fn bench_size(
                 continue;
             }
             let variant: String = if method.uses_tiles() {
-                if compactor.uses_subgroups() {
+                let scan = if compactor.uses_subgroups() {
                     "subgroups"
                 } else {
                     "portable"
+                };
+                if compactor.lookback_options().runtime_checks {
+                    scan.to_string()
+                } else {
+                    format!("{scan},unchecked")
                 }
-                .to_string()
             } else {
                 "-".into()
             };
@@ -534,6 +541,13 @@ fn main() -> ExitCode {
     if args.portable && compactors[0].uses_subgroups() {
         let options = LookbackOptions {
             subgroups: false,
+            ..base
+        };
+        compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+    }
+    if args.unchecked {
+        let options = LookbackOptions {
+            runtime_checks: false,
             ..base
         };
         compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));

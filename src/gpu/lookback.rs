@@ -29,6 +29,9 @@ pub struct LookbackOptions {
     /// Measurement only (`bench --stats`): count look-back events in
     /// `STAT_WORDS` words after the tile states (see `Compaction::tile_states`).
     pub stats: bool,
+    /// wgpu's bounds checks and loop bounding in the generated shader (native
+    /// only; browsers always check). `false` is for measuring what they cost.
+    pub runtime_checks: bool,
 }
 
 /// Words after the tile states that `LookbackOptions::stats` counts into: wide
@@ -42,6 +45,7 @@ impl Default for LookbackOptions {
             spin_limit: 64,
             stress_fallback: false,
             stats: false,
+            runtime_checks: true,
         }
     }
 }
@@ -89,7 +93,23 @@ impl Lookback {
         } else {
             ("lookback", ["lookback", "lookback_bits", "tile_atomic"])
         };
-        let module = shader_module(device, label, &source(subgroups));
+        let module = if options.runtime_checks {
+            shader_module(device, label, &source(subgroups))
+        } else {
+            // SAFETY: every index in lookback.wgsl is guarded by the flag count
+            // or the tile count (the same guards that keep the checked build
+            // exact); this build only drops wgpu's redundant clamps and loop
+            // counters, for measurement.
+            unsafe {
+                device.create_shader_module_trusted(
+                    wgpu::ShaderModuleDescriptor {
+                        label: Some(label),
+                        source: wgpu::ShaderSource::Wgsl(source(subgroups)),
+                    },
+                    wgpu::ShaderRuntimeChecks::unchecked(),
+                )
+            }
+        };
         let constants = [
             ("SPIN_LIMIT", f64::from(options.spin_limit)),
             (
