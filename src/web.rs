@@ -6,14 +6,18 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use js_sys::{Array, Object, Reflect, Uint32Array};
+mod convert;
+mod render;
+
+use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::gpu::draw_instances::{DrawInstances, Grid};
-use crate::gpu::readback::Readback;
-use crate::trace::{ChainLink, TileSchedule, TileTrace};
+use crate::gpu::draw_instances::{DrawInstances, OffscreenImage};
+use crate::trace::TileSchedule;
 use crate::{cpu, flags, output, Compactor, Error, GpuContext, Method, MAX_TRACE_FLAGS};
+use convert::js_error;
+use render::{run_gpu, Canvas, Gpu};
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -32,109 +36,6 @@ fn emit(kind: &str, message: &str) {
             let _ = cb.call2(&JsValue::NULL, &kind.into(), &message.into());
         }
     });
-}
-
-fn error_kind(e: &Error) -> &'static str {
-    match e {
-        Error::NoWebGpu(_) => "no-webgpu",
-        Error::NoAdapter(_) => "no-adapter",
-        Error::Device(_) => "device",
-        Error::TooLarge { .. } => "too-large",
-        Error::TraceTooLarge { .. } => "trace-too-large",
-        Error::MissingFeature { .. } => "missing-feature",
-        Error::Readback(_) | Error::Gpu(_) => "gpu",
-        Error::UnknownMethod(..) => "unknown-method",
-        Error::NotTiled(_) => "not-tiled",
-        Error::Parse(_) => "parse",
-    }
-}
-
-fn js_error(e: Error) -> JsValue {
-    let error = js_sys::Error::new(&e.to_string());
-    let _ = Reflect::set(&error, &"kind".into(), &error_kind(&e).into());
-    error.into()
-}
-
-fn object(fields: &[(&str, JsValue)]) -> JsValue {
-    let obj = Object::new();
-    for (key, value) in fields {
-        let _ = Reflect::set(&obj, &(*key).into(), value);
-    }
-    obj.into()
-}
-
-fn words(values: &[u32]) -> JsValue {
-    Uint32Array::from(values).into()
-}
-
-struct Canvas {
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    draw: DrawInstances,
-}
-
-/// An offscreen target for the same `drawIndirect`, whose pixels come back with
-/// each run: for browsers that cannot present a WebGPU canvas (headless Chromium
-/// on SwiftShader loses its device on the first present).
-struct Image {
-    texture: wgpu::Texture,
-    /// The texture copied row by row; rows padded to COPY_BYTES_PER_ROW_ALIGNMENT.
-    pixels: wgpu::Buffer,
-    row_bytes: u32,
-    draw: DrawInstances,
-}
-
-impl Image {
-    const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-
-    fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("draw_instances:image"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: Self::FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let row_bytes = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let pixels = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("draw_instances:pixels"),
-            size: u64::from(row_bytes) * u64::from(height),
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        Self {
-            texture,
-            pixels,
-            row_bytes,
-            draw: DrawInstances::new(device, Self::FORMAT),
-        }
-    }
-
-    /// The read-back rows without their padding: tightly packed RGBA.
-    fn unpad(&self, words: &[u32]) -> Vec<u8> {
-        let bytes: &[u8] = bytemuck::cast_slice(words);
-        let width = self.texture.width() as usize * 4;
-        bytes
-            .chunks(self.row_bytes as usize)
-            .flat_map(|row| &row[..width])
-            .copied()
-            .collect()
-    }
-}
-
-struct Gpu {
-    context: GpuContext,
-    compactor: Compactor,
-    flags: RefCell<Option<wgpu::Buffer>>,
-    canvas: RefCell<Option<Canvas>>,
-    image: RefCell<Option<Rc<Image>>>,
 }
 
 struct State {
@@ -285,7 +186,11 @@ impl Playground {
         };
         let max = gpu.context.device.limits().max_texture_dimension_2d;
         let (width, height) = (width.clamp(1, max), height.clamp(1, max));
-        *gpu.image.borrow_mut() = Some(Rc::new(Image::new(&gpu.context.device, width, height)));
+        *gpu.image.borrow_mut() = Some(Rc::new(OffscreenImage::new(
+            &gpu.context.device,
+            width,
+            height,
+        )));
         *gpu.canvas.borrow_mut() = None;
         Ok(())
     }
@@ -308,29 +213,8 @@ impl Playground {
                 )),
             }
             .map_err(js_error)?;
-            let (image, width, height) = match image {
-                Some((pixels, width, height)) => (
-                    js_sys::Uint8Array::from(&pixels[..]).into(),
-                    width.into(),
-                    height.into(),
-                ),
-                None => (JsValue::NULL, JsValue::NULL, JsValue::NULL),
-            };
-            Ok(object(&[
-                ("image", image),
-                ("imageWidth", width),
-                ("imageHeight", height),
-                ("method", method.name().into()),
-                ("indices", words(&out.indices)),
-                ("count", out.count.into()),
-                ("instanceCount", out.indirect.instance_count.into()),
-                ("vertexCount", out.indirect.vertex_count.into()),
-                ("hash", out.hash().into()),
-                (
-                    "backend",
-                    if state.gpu.is_some() { "gpu" } else { "cpu" }.into(),
-                ),
-            ]))
+            let backend = if state.gpu.is_some() { "gpu" } else { "cpu" };
+            Ok(convert::run_object(method, &out, image, backend))
         })
     }
 
@@ -351,35 +235,7 @@ impl Playground {
                     cpu::trace_scan(&flags)
                 }
             };
-            let offsets: Array = (0..cpu::scan_block::STEPS)
-                .map(|s| JsValue::from(1u32 << s))
-                .collect();
-            let levels: Array = trace
-                .levels
-                .iter()
-                .map(|level| {
-                    let steps: Array = level.steps.iter().map(|s| words(s)).collect();
-                    object(&[
-                        ("input", words(&level.input)),
-                        ("steps", steps.into()),
-                        ("stepOffsets", offsets.clone().into()),
-                        ("blockPrefix", words(&level.block_prefix)),
-                        ("blockSums", words(&level.block_sums)),
-                        ("offsets", words(&level.offsets)),
-                        ("prefix", words(&level.prefix)),
-                    ])
-                })
-                .collect();
-            Ok(object(&[
-                ("flags", words(&trace.flags)),
-                ("levels", levels.into()),
-                ("prefix", words(trace.prefix())),
-                ("indices", words(&trace.indices)),
-                ("count", trace.count.into()),
-                ("instanceCount", trace.instance_count.into()),
-                ("hash", output::fnv1a(&trace.indices).into()),
-                ("blockSize", (cpu::scan_block::BLOCK as u32).into()),
-            ]))
+            Ok(convert::scan_trace_object(&trace))
         })
     }
 
@@ -403,14 +259,7 @@ impl Playground {
                     cpu::trace_atomic(&flags, method)
                 }
             };
-            Ok(object(&[
-                ("method", method.name().into()),
-                ("slots", words(&trace.slots)),
-                ("indices", words(&trace.indices)),
-                ("count", trace.count.into()),
-                ("instanceCount", trace.instance_count.into()),
-                ("hash", output::fnv1a(&trace.indices).into()),
-            ]))
+            Ok(convert::atomic_trace_object(method, &trace))
         })
     }
 
@@ -454,68 +303,14 @@ impl Playground {
                     "cpu reference",
                 ),
             };
-            Ok(tile_trace_object(&trace, method, flags.len(), states))
+            Ok(convert::tile_trace_object(
+                &trace,
+                method,
+                flags.len(),
+                states,
+            ))
         })
     }
-}
-
-fn tile_trace_object(trace: &TileTrace, method: Method, n: usize, states: &str) -> JsValue {
-    let tiles = &trace.tiles;
-    let chains = &trace.chains;
-    let links: Vec<ChainLink> = chains.iter().flat_map(|c| c.links.clone()).collect();
-    let start: Vec<u32> = std::iter::once(0)
-        .chain(chains.iter().scan(0, |end, c| {
-            *end += c.links.len() as u32;
-            Some(*end)
-        }))
-        .collect();
-    let stalled = trace.schedule.stalled.map_or(JsValue::NULL, JsValue::from);
-    object(&[
-        ("method", method.name().into()),
-        ("n", (n as u32).into()),
-        ("tileSize", trace.tile_size.into()),
-        (
-            "tiles",
-            object(&[
-                ("firstFlag", column(tiles, |t| t.first_flag)),
-                ("flags", column(tiles, |t| t.flags)),
-                ("aggregate", column(tiles, |t| t.aggregate)),
-                ("exclusive", column(tiles, |t| t.exclusive)),
-                ("inclusive", column(tiles, |t| t.inclusive)),
-                ("status", column(tiles, |t| t.status as u32)),
-            ]),
-        ),
-        (
-            "chain",
-            object(&[
-                ("inFlight", trace.schedule.in_flight.into()),
-                ("stalled", stalled),
-                ("wave", column(chains, |c| c.wave)),
-                ("late", column(chains, |c| u32::from(c.stalled))),
-                ("start", words(&start)),
-                ("tile", column(&links, |l| l.tile)),
-                ("seen", column(&links, |l| l.seen as u32)),
-                ("value", column(&links, |l| l.value)),
-            ]),
-        ),
-        ("tickets", trace.tickets.into()),
-        ("indices", words(&trace.indices)),
-        ("count", trace.count.into()),
-        ("instanceCount", trace.instance_count.into()),
-        ("hash", output::fnv1a(&trace.indices).into()),
-        (
-            "source",
-            object(&[
-                ("states", states.into()),
-                ("chain", "cpu simulation".into()),
-            ]),
-        ),
-    ])
-}
-
-/// One field of every item, as a `Uint32Array`.
-fn column<T>(items: &[T], field: impl Fn(&T) -> u32) -> JsValue {
-    words(&items.iter().map(field).collect::<Vec<u32>>())
 }
 
 fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
@@ -526,137 +321,6 @@ fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
         }));
     }
     Ok(())
-}
-
-/// RGBA pixels, width, height of an attached `Image` after a run.
-type Pixels = (Vec<u8>, u32, u32);
-
-/// Compacts on the GPU, draws into the canvas or image if one is attached, reads back.
-/// A GPU error on the way (an invalid pipeline, a lost buffer) rejects the run
-/// with its message instead of returning zeros.
-async fn run_gpu(
-    gpu: &Gpu,
-    flags: &[u32],
-    method: Method,
-) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
-    crate::gpu::error_scope::scoped(&gpu.context.device, run_gpu_unscoped(gpu, flags, method)).await
-}
-
-async fn run_gpu_unscoped(
-    gpu: &Gpu,
-    flags: &[u32],
-    method: Method,
-) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
-    let buffer = match gpu.flags.borrow().clone() {
-        Some(buffer) => buffer,
-        None => gpu.compactor.upload(flags)?,
-    };
-    let len = flags.len() as u64;
-    let compactor = &gpu.compactor;
-    let device = &gpu.context.device;
-    let compaction = compactor.prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?;
-    let mut encoder = device.create_command_encoder(&Default::default());
-    compactor.encode(&mut encoder, &compaction);
-    let frame = draw(gpu, &mut encoder, &compaction, len as u32);
-    let mut readback = Readback::default();
-    readback.copy(device, &mut encoder, compaction.indices(), 0, len);
-    readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
-    // Cloned, not borrowed: no RefCell borrow may live across the await below.
-    let image = gpu.image.borrow().clone();
-    if let Some(image) = &image {
-        draw_image(
-            gpu,
-            image,
-            &mut encoder,
-            &compaction,
-            len as u32,
-            &mut readback,
-        );
-    }
-    gpu.context.queue.submit([encoder.finish()]);
-    if let Some(frame) = frame {
-        gpu.context.queue.present(frame);
-    }
-    let read = readback.read(device).await?;
-    let indirect: output::IndirectArgs =
-        bytemuck::pod_read_unaligned(bytemuck::cast_slice(&read[1]));
-    let mut indices = read[0].clone();
-    indices.truncate(indirect.instance_count as usize);
-    let pixels = image.as_ref().map(|image| {
-        let texture = &image.texture;
-        (image.unpad(&read[2]), texture.width(), texture.height())
-    });
-    Ok((
-        output::CompactionOutput {
-            count: indices.len() as u32,
-            indices,
-            indirect,
-        },
-        pixels,
-    ))
-}
-
-/// Draws into the offscreen image and queues its pixels as readback slot 2.
-fn draw_image(
-    gpu: &Gpu,
-    image: &Image,
-    encoder: &mut wgpu::CommandEncoder,
-    compaction: &crate::Compaction,
-    flags: u32,
-    readback: &mut Readback,
-) {
-    let device = &gpu.context.device;
-    let view = image.texture.create_view(&Default::default());
-    let size = image.texture.size();
-    let grid = Grid::fit(flags, size.width, size.height);
-    image.draw.encode(
-        device,
-        encoder,
-        &view,
-        compaction.indices(),
-        compaction.indirect(),
-        grid,
-    );
-    encoder.copy_texture_to_buffer(
-        image.texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &image.pixels,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(image.row_bytes),
-                rows_per_image: Some(size.height),
-            },
-        },
-        size,
-    );
-    let words = image.pixels.size() / 4;
-    readback.copy(device, encoder, &image.pixels, 0, words);
-}
-
-fn draw(
-    gpu: &Gpu,
-    encoder: &mut wgpu::CommandEncoder,
-    compaction: &crate::Compaction,
-    flags: u32,
-) -> Option<wgpu::SurfaceTexture> {
-    let canvas = gpu.canvas.borrow();
-    let canvas = canvas.as_ref()?;
-    let frame = match canvas.surface.get_current_texture() {
-        wgpu::CurrentSurfaceTexture::Success(frame)
-        | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => frame,
-        _ => return None,
-    };
-    let view = frame.texture.create_view(&Default::default());
-    let grid = Grid::fit(flags, canvas.config.width, canvas.config.height);
-    canvas.draw.encode(
-        &gpu.context.device,
-        encoder,
-        &view,
-        compaction.indices(),
-        compaction.indirect(),
-        grid,
-    );
-    Some(frame)
 }
 
 /// Parses what a person types or pastes: `1,0,0,1`, `1 0 2` or `1001`. Throws

@@ -115,3 +115,102 @@ impl DrawInstances {
         pass.draw_indirect(indirect, 0);
     }
 }
+
+/// An offscreen target for the same `draw_indirect`, whose pixels are copied to
+/// a buffer for readback: for browsers that cannot present a WebGPU canvas
+/// (headless Chromium on SwiftShader loses its device on the first present),
+/// and for native tests of the draw.
+pub struct OffscreenImage {
+    texture: wgpu::Texture,
+    /// The texture copied row by row; rows padded to COPY_BYTES_PER_ROW_ALIGNMENT.
+    pixels: wgpu::Buffer,
+    row_bytes: u32,
+    draw: DrawInstances,
+}
+
+impl OffscreenImage {
+    pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("draw_instances:image"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: Self::FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let row_bytes = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let pixels = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draw_instances:pixels"),
+            size: u64::from(row_bytes) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        Self {
+            texture,
+            pixels,
+            row_bytes,
+            draw: DrawInstances::new(device, Self::FORMAT),
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.texture.width()
+    }
+
+    pub fn height(&self) -> u32 {
+        self.texture.height()
+    }
+
+    /// The padded pixel rows, filled by `encode`.
+    pub fn pixels(&self) -> &wgpu::Buffer {
+        &self.pixels
+    }
+
+    /// Draws `indirect`'s instances for `flags` cells and copies the image into
+    /// `pixels()`.
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        indices: &wgpu::Buffer,
+        indirect: &wgpu::Buffer,
+        flags: u32,
+    ) {
+        let view = self.texture.create_view(&Default::default());
+        let size = self.texture.size();
+        let grid = Grid::fit(flags, size.width, size.height);
+        self.draw
+            .encode(device, encoder, &view, indices, indirect, grid);
+        encoder.copy_texture_to_buffer(
+            self.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.pixels,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.row_bytes),
+                    rows_per_image: Some(size.height),
+                },
+            },
+            size,
+        );
+    }
+
+    /// The read-back rows without their padding: tightly packed RGBA.
+    pub fn unpad(&self, words: &[u32]) -> Vec<u8> {
+        let bytes: &[u8] = bytemuck::cast_slice(words);
+        let width = self.width() as usize * 4;
+        bytes
+            .chunks(self.row_bytes as usize)
+            .flat_map(|row| &row[..width])
+            .copied()
+            .collect()
+    }
+}

@@ -1,0 +1,118 @@
+//! The page's GPU state, and one run: compaction, the draw into a canvas or an
+//! offscreen image, and the readback, in one submission.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::gpu::draw_instances::{DrawInstances, Grid, OffscreenImage};
+use crate::gpu::error_scope::scoped;
+use crate::gpu::readback::Readback;
+use crate::{output, Compaction, Compactor, GpuContext, Method};
+
+pub(super) struct Canvas {
+    pub surface: wgpu::Surface<'static>,
+    pub config: wgpu::SurfaceConfiguration,
+    pub draw: DrawInstances,
+}
+
+pub(super) struct Gpu {
+    pub context: GpuContext,
+    pub compactor: Compactor,
+    pub flags: RefCell<Option<wgpu::Buffer>>,
+    pub canvas: RefCell<Option<Canvas>>,
+    pub image: RefCell<Option<Rc<OffscreenImage>>>,
+}
+
+/// RGBA pixels, width, height of an attached image after a run.
+pub(super) type Pixels = (Vec<u8>, u32, u32);
+
+/// Compacts on the GPU, draws into the canvas or image if one is attached, reads
+/// back. A GPU error on the way (an invalid pipeline, a lost buffer) rejects the
+/// run with its message instead of returning zeros.
+pub(super) async fn run_gpu(
+    gpu: &Gpu,
+    flags: &[u32],
+    method: Method,
+) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
+    scoped(&gpu.context.device, run_gpu_unscoped(gpu, flags, method)).await
+}
+
+async fn run_gpu_unscoped(
+    gpu: &Gpu,
+    flags: &[u32],
+    method: Method,
+) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
+    let buffer = match gpu.flags.borrow().clone() {
+        Some(buffer) => buffer,
+        None => gpu.compactor.upload(flags)?,
+    };
+    let len = flags.len() as u64;
+    let compactor = &gpu.compactor;
+    let device = &gpu.context.device;
+    let compaction = compactor.prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?;
+    let mut encoder = device.create_command_encoder(&Default::default());
+    compactor.encode(&mut encoder, &compaction);
+    let frame = draw_canvas(gpu, &mut encoder, &compaction, len as u32);
+    let mut readback = Readback::default();
+    readback.copy(device, &mut encoder, compaction.indices(), 0, len);
+    readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
+    // Cloned, not borrowed: no RefCell borrow may live across the await below.
+    let image = gpu.image.borrow().clone();
+    if let Some(image) = &image {
+        let (indices, indirect) = (compaction.indices(), compaction.indirect());
+        image.encode(device, &mut encoder, indices, indirect, len as u32);
+        readback.copy(
+            device,
+            &mut encoder,
+            image.pixels(),
+            0,
+            image.pixels().size() / 4,
+        );
+    }
+    gpu.context.queue.submit([encoder.finish()]);
+    if let Some(frame) = frame {
+        gpu.context.queue.present(frame);
+    }
+    let read = readback.read(device).await?;
+    let indirect: output::IndirectArgs =
+        bytemuck::pod_read_unaligned(bytemuck::cast_slice(&read[1]));
+    let mut indices = read[0].clone();
+    indices.truncate(indirect.instance_count as usize);
+    let pixels = image
+        .as_ref()
+        .map(|image| (image.unpad(&read[2]), image.width(), image.height()));
+    Ok((
+        output::CompactionOutput {
+            count: indices.len() as u32,
+            indices,
+            indirect,
+        },
+        pixels,
+    ))
+}
+
+fn draw_canvas(
+    gpu: &Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    compaction: &Compaction,
+    flags: u32,
+) -> Option<wgpu::SurfaceTexture> {
+    let canvas = gpu.canvas.borrow();
+    let canvas = canvas.as_ref()?;
+    let frame = match canvas.surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(frame)
+        | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => frame,
+        _ => return None,
+    };
+    let view = frame.texture.create_view(&Default::default());
+    let grid = Grid::fit(flags, canvas.config.width, canvas.config.height);
+    canvas.draw.encode(
+        &gpu.context.device,
+        encoder,
+        &view,
+        compaction.indices(),
+        compaction.indirect(),
+        grid,
+    );
+    Some(frame)
+}
