@@ -169,6 +169,20 @@ impl Compaction {
     pub fn indirect(&self) -> &wgpu::Buffer {
         &self.indirect
     }
+
+    /// Queues the index list and the indirect arguments for readback; after
+    /// `Readback::read`, `OutputSlots::take` turns them into a `CompactionOutput`.
+    pub fn read_output(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        readback: &mut Readback,
+    ) -> OutputSlots {
+        OutputSlots {
+            indices: readback.copy(device, encoder, &self.indices, 0, self.len),
+            indirect: readback.copy(device, encoder, &self.indirect, 0, 4),
+        }
+    }
     /// Look-back methods: word 0 counts tickets, word `1 + t` is tile `t`'s state
     /// (value << 2 | status; see `shaders/lookback.wgsl`).
     pub fn tile_states(&self) -> Option<&wgpu::Buffer> {
@@ -689,18 +703,31 @@ impl Compactor {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         self.encode(&mut encoder, &compaction);
         let mut readback = Readback::default();
-        readback.copy(&self.device, &mut encoder, &compaction.indices, 0, len);
-        readback.copy(&self.device, &mut encoder, &compaction.indirect, 0, 4);
+        let output = compaction.read_output(&self.device, &mut encoder, &mut readback);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(&self.device).await?;
-        let indirect = indirect_from_words(&read[1]);
-        let mut indices = std::mem::take(&mut read[0]);
+        Ok(output.take(&mut read))
+    }
+}
+
+/// Where `Compaction::read_output` put the outputs in a readback.
+pub struct OutputSlots {
+    indices: usize,
+    indirect: usize,
+}
+
+impl OutputSlots {
+    /// The outputs out of `read` (the result of `Readback::read`), the index
+    /// list cut to the `instance_count` the GPU wrote.
+    pub fn take(&self, read: &mut [Vec<u32>]) -> CompactionOutput {
+        let indirect = indirect_from_words(&read[self.indirect]);
+        let mut indices = std::mem::take(&mut read[self.indices]);
         indices.truncate(indirect.instance_count as usize);
-        Ok(CompactionOutput {
+        CompactionOutput {
             count: indices.len() as u32,
             indices,
             indirect,
-        })
+        }
     }
 }
 

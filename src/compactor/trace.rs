@@ -9,6 +9,7 @@ use crate::gpu::error_scope::scoped;
 use crate::gpu::lookback::TILE;
 use crate::gpu::readback::Readback;
 use crate::gpu::scan_block::{BLOCK, STEPS};
+use crate::output::CompactionOutput;
 use crate::trace::{
     AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
     NO_SLOT,
@@ -98,15 +99,14 @@ impl Compactor {
                 }
             })
             .collect();
-        let indirect = readback.copy(device, &mut encoder, &compaction.indirect, 0, 4);
-        let indices = readback.copy(device, &mut encoder, &compaction.indices, 0, len);
+        let output = compaction.read_output(device, &mut encoder, &mut readback);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
+        let CompactionOutput {
+            indices, indirect, ..
+        } = output.take(&mut read);
+        let instance_count = indirect.instance_count;
         let mut take = |slot: usize| std::mem::take(&mut read[slot]);
-
-        let instance_count = super::indirect_from_words(&take(indirect)).instance_count;
-        let mut indices = take(indices);
-        indices.truncate(instance_count as usize);
         let mut out_levels: Vec<ScanLevelTrace> = slots
             .iter()
             .map(|s| {
@@ -199,16 +199,14 @@ impl Compactor {
         self.encode(&mut encoder, &compaction);
         let mut readback = Readback::default();
         let states = readback.copy(device, &mut encoder, states, 0, tiles + 1);
-        let indices = readback.copy(device, &mut encoder, &compaction.indices, 0, len);
-        let indirect = readback.copy(device, &mut encoder, &compaction.indirect, 0, 4);
+        let output = compaction.read_output(device, &mut encoder, &mut readback);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
-        let mut take = |slot: usize| std::mem::take(&mut read[slot]);
-
-        let instance_count = super::indirect_from_words(&take(indirect)).instance_count;
-        let mut indices = take(indices);
-        indices.truncate(instance_count as usize);
-        let words = take(states);
+        let CompactionOutput {
+            indices, indirect, ..
+        } = output.take(&mut read);
+        let instance_count = indirect.instance_count;
+        let words = std::mem::take(&mut read[states]);
         let tickets = words.first().copied().unwrap_or(0);
         let decoded: Vec<(TileStatus, u32)> =
             words.iter().skip(1).map(|&w| decode_state(w, 0)).collect();

@@ -54,8 +54,7 @@ async fn run_gpu_unscoped(
     compactor.encode(&mut encoder, &compaction);
     let frame = draw_canvas(gpu, &mut encoder, &compaction, len as u32);
     let mut readback = Readback::default();
-    readback.copy(device, &mut encoder, compaction.indices(), 0, len);
-    readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
+    let output = compaction.read_output(device, &mut encoder, &mut readback);
     // Cloned, not borrowed: no RefCell borrow may live across the await below.
     let image = gpu.image.borrow().clone();
     if let Some(image) = &image {
@@ -73,22 +72,11 @@ async fn run_gpu_unscoped(
     if let Some(frame) = frame {
         gpu.context.queue.present(frame);
     }
-    let read = readback.read(device).await?;
-    let indirect: output::IndirectArgs =
-        bytemuck::pod_read_unaligned(bytemuck::cast_slice(&read[1]));
-    let mut indices = read[0].clone();
-    indices.truncate(indirect.instance_count as usize);
+    let mut read = readback.read(device).await?;
     let pixels = image
         .as_ref()
         .map(|image| (image.unpad(&read[2]), image.width(), image.height()));
-    Ok((
-        output::CompactionOutput {
-            count: indices.len() as u32,
-            indices,
-            indirect,
-        },
-        pixels,
-    ))
+    Ok((output.take(&mut read), pixels))
 }
 
 fn draw_canvas(
