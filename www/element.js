@@ -7,7 +7,7 @@
 //
 // Attributes (read once, when the element is connected):
 //   flags     the initial flags, as typed in the text box: `1001101001`, `1,0,0,1`, `1 0 2`
-//   method    atomic | aggregated | scan (default scan)
+//   method    atomic | aggregated | scan | lookback | lookback-bits | tile-atomic (default scan)
 //   sync-url  keep the state in location.hash (only for one playground per page)
 // The wasm package is loaded from www/pkg/ next to this file. The host page's CSP
 // must allow `script-src 'self' 'wasm-unsafe-eval'` (or the origin serving www/).

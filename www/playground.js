@@ -1,5 +1,6 @@
-// The playground: flag editor, the three methods on the GPU (or the CPU
-// reference), the scan stepper and the atomic view, wired to one Playground from
+// The playground: flag editor, the methods on the GPU (or the CPU reference),
+// the scan stepper, the tile view of the single-pass methods and the atomic
+// view, wired to one Playground from
 // the wasm package. `mountPlayground(root, options)` builds it inside any
 // element; index.html and <compaction-playground> both use it.
 
@@ -8,11 +9,15 @@ import { Engine, loadWasm, FALLBACK_REASONS } from './engine.js';
 import { FlagEditor } from './editor.js';
 import { Stepper } from './stepper.js';
 import { AtomicView } from './atomic-view.js';
-import { METHODS, MAX_CELLS, MAX_FLAGS, defaultState, parseHash, formatHash } from './state.js';
+import { TilesView } from './tiles-view.js';
+import { isTileMethod } from './tile-steps.js';
+import { METHODS, MAX_CELLS, MAX_FLAGS, TILE, defaultState, parseHash, formatHash } from './state.js';
 
 const RESULT_ITEMS = 1024;
 const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]); // result indices listed one by one
 const BIG = 1 << 20; // from here on, work shows progress at once
+/** What the tile view suggests when the array has a single tile. */
+const MANY_TILES = Object.freeze({ name: 'random', n: 100_000, density: 0.5, seed: 1 });
 
 const METHOD_INFO = {
   atomic: 'one global atomicAdd per visible flag: fast, order varies',
@@ -91,6 +96,14 @@ export class PlaygroundApp {
     this.canvasFigure = h('figure', { class: 'draw' }, this.canvas, this.canvasCaption);
 
     this.stepper = new Stepper({ onChange: () => this.updateUrl() });
+    this.tilesView = new TilesView({
+      onSchedule: () => {
+        this.setBusy(+1);
+        this.refreshTiles(this.generation).finally(() => this.setBusy(-1));
+      },
+      onSuggest: () => this.applyPreset({ ...MANY_TILES }),
+      onChange: () => this.updateUrl(),
+    });
     this.atomicView = new AtomicView({
       onMethod: () => {
         this.setBusy(+1);
@@ -117,13 +130,20 @@ export class PlaygroundApp {
           this.resultMore,
           this.canvasFigure,
         ),
-        h(
+        (this.stepperCard = h(
           'section',
           { class: 'card stepper-card', 'aria-labelledby': this.heading('stepper') },
           h('h2', { id: this.ids.stepper }, 'Step through the scan'),
           h('p', { class: 'lead' }, 'Every value below was read back from the buffers of a real run: the Hillis–Steele steps inside each 256-element block, the block sums, the level above, the offsets added back and the scatter.'),
           this.stepper.element,
-        ),
+        )),
+        (this.tilesCard = h(
+          'section',
+          { class: 'card tiles-card', 'data-testid': 'tiles-card', hidden: true, 'aria-labelledby': this.heading('tiles') },
+          h('h2', { id: this.ids.tiles }, 'Step through the single pass'),
+          h('p', { class: 'lead' }, 'The single-pass methods cut the flags into tiles of 4 096, one workgroup each, and compact them in one dispatch. Below: each tile’s count and published state, the look-back that chains the tiles, and the scatter of each tile’s run. Every number is marked with where it comes from.'),
+          this.tilesView.element,
+        )),
         h(
           'section',
           { class: 'card atomic-card', 'aria-labelledby': this.heading('atomic') },
@@ -174,6 +194,8 @@ export class PlaygroundApp {
     this.method = state.method;
     this.pendingStep = state.step;
     this.pendingBlock = state.block;
+    this.pendingTile = state.tile;
+    this.showSteppers();
 
     const initial = flags ? { flags, preset: null } : await this.generate(state.preset);
     this.flags = initial.flags;
@@ -377,8 +399,23 @@ export class PlaygroundApp {
       for (const r of this.atomicView.radios) r.checked = r.value === method;
       this.atomicView.method = method;
     }
+    const tiles = isTileMethod(method);
+    this.showSteppers();
     this.updateUrl();
-    this.refresh({ traces: false, slots: method !== 'scan' });
+    // The tile view follows the method; the scan trace only the flags.
+    this.refresh({ traces: tiles || this.traced !== this.flags, slots: method !== 'scan' && !tiles });
+  }
+
+  /** The scan stepper for the article's methods, the tile view for the single-pass ones. */
+  showSteppers() {
+    const tiles = isTileMethod(this.method);
+    this.stepperCard.hidden = tiles;
+    this.tilesCard.hidden = !tiles;
+  }
+
+  /** The stepper the visitor sees. */
+  activeStepper() {
+    return isTileMethod(this.method) ? this.tilesView : this.stepper;
   }
 
   updateUrl() {
@@ -388,8 +425,9 @@ export class PlaygroundApp {
         flags: this.flags,
         preset: this.preset,
         method: this.method,
-        step: this.stepper.steps.length ? this.stepper.step : null,
-        block: this.stepper.block,
+        step: this.activeStepper().steps.length ? this.activeStepper().step : null,
+        block: isTileMethod(this.method) ? 0 : this.stepper.block,
+        tile: isTileMethod(this.method) ? this.tilesView.firstTile : 0,
       },
       (flags) => this.encode(flags),
     );
@@ -424,6 +462,8 @@ export class PlaygroundApp {
     this.method = state.method;
     this.pendingStep = state.step;
     this.pendingBlock = state.block;
+    this.pendingTile = state.tile;
+    this.showSteppers();
     this.buildMethods();
     this.editor.show(made.flags, made.preset);
     this.flags = made.flags;
@@ -460,7 +500,7 @@ export class PlaygroundApp {
       });
       if (!result || generation !== this.generation) return;
       this.showResult(result);
-      if (traces) await this.refreshTrace(generation);
+      if (traces) await (isTileMethod(method) ? this.refreshTiles(generation) : this.refreshTrace(generation));
       if (slots) await this.refreshSlots(generation);
       this.clearAlert('gpu-run');
     } catch (e) {
@@ -516,10 +556,35 @@ export class PlaygroundApp {
       note = `The array has ${grouped(flags.length)} flags; the stepper traces its first ${grouped(max)} (${max / 256} blocks) so that every arrow stays readable. Inside each block the steps are exactly those of the full run; the level above and the offsets are those of this ${grouped(max)}-flag window. The result above is the full run's.`;
     }
     if (!trace || generation !== this.generation) return;
+    this.traced = flags;
     this.stepper.setTrace(trace, { note, step: this.pendingStep, block: this.pendingBlock });
     this.pendingStep = null;
     this.pendingBlock = null;
     this.updateUrl();
+  }
+
+  /** One run of the chosen tile method with its tile states, for the tile view. */
+  async refreshTiles(generation) {
+    const method = this.method;
+    const tiles = Math.ceil(this.flags.length / TILE);
+    const { inFlight, stalled } = this.tilesView.schedule;
+    try {
+      const trace = await this.engine.exec((pg) => {
+        if (generation !== this.generation || method !== this.method) return null;
+        if (this.uploaded?.flags !== this.flags || this.uploaded?.pg !== pg) {
+          pg.setFlags(this.flags);
+          this.uploaded = { flags: this.flags, pg };
+        }
+        return pg.tileTrace(method, inFlight, stalled !== null && stalled < tiles ? stalled : undefined);
+      });
+      if (!trace || generation !== this.generation || method !== this.method) return;
+      this.tilesView.setTrace(trace, { step: this.pendingStep, tile: this.pendingTile });
+      this.pendingStep = null;
+      this.pendingTile = null;
+      this.updateUrl();
+    } catch (e) {
+      if (generation === this.generation) this.alert('gpu-run', `The tile trace failed: ${e?.message ?? e}`);
+    }
   }
 
   async refreshSlots(generation) {
@@ -694,7 +759,7 @@ export class PlaygroundApp {
     const inside = this.root.contains(t);
     const first = document.querySelector('compaction-playground, [data-playground]') ?? this.root;
     if (!inside && !(t === document.body && (first === this.root || first.contains(this.root)))) return;
-    if (this.stepper.handleKey(e)) e.preventDefault();
+    if (this.activeStepper().handleKey(e)) e.preventDefault();
   }
 }
 

@@ -1,15 +1,17 @@
 // The view's state and its URL form. The hash holds either the flags themselves
 // (`flags=b10.KQI`, packed by the crate's encodeFlags) or, for arrays too big to
 // edit cell by cell, the preset that makes them (`preset=random&n=…&density=…&seed=…`),
-// plus the method, the stepper's step and the block it shows.
+// plus the method, the stepper's step and the block it shows (or, for the tile
+// methods, the first tile of the tile view's window).
 
-export const METHODS = ['atomic', 'aggregated', 'scan'];
+export const METHODS = ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic'];
 export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
 /** The largest array the page generates or accepts (16 M flags). */
 export const MAX_FLAGS = 16 * 1024 * 1024;
 export const BLOCK = 256;
+export const TILE = 4096;
 
 export const DEFAULT_PRESET = Object.freeze({ name: 'article', n: 10, density: 0.5, seed: 1 });
 
@@ -20,6 +22,7 @@ export function defaultState() {
     method: 'scan',
     step: null,
     block: 0,
+    tile: 0,
   };
 }
 
@@ -53,6 +56,7 @@ export function parseHash(hash, decodeFlags) {
     }
     if (params.has('step')) state.step = int(params, 'step', 1, 1000);
     if (params.has('block')) state.block = int(params, 'block', 0, MAX_FLAGS / BLOCK);
+    if (params.has('tile')) state.tile = int(params, 'tile', 0, MAX_FLAGS / TILE);
     let flags = null;
     if (params.has('flags')) {
       const code = params.get('flags');
@@ -94,7 +98,7 @@ export function parseHash(hash, decodeFlags) {
  * The hash for a state. Small arrays carry their flags (so edits survive);
  * large preset arrays carry the preset's parameters.
  */
-export function formatHash({ flags, preset, method, step, block }, encodeFlags) {
+export function formatHash({ flags, preset, method, step, block, tile }, encodeFlags) {
   const params = new URLSearchParams();
   if (preset && flags.length > MAX_CELLS) {
     params.set('preset', preset.name);
@@ -109,6 +113,7 @@ export function formatHash({ flags, preset, method, step, block }, encodeFlags) 
   params.set('method', method);
   if (step) params.set('step', String(step));
   if (block) params.set('block', String(block));
+  if (tile) params.set('tile', String(tile));
   // URLSearchParams escapes nothing in base64url, `.` or digits.
   return `#${params.toString()}`;
 }

@@ -1,13 +1,11 @@
-// The scan stepper: controls (first, back, play/pause, forward, last, speed,
-// scrubber, "step k of N", block chooser), the sentence for each step, the WGSL
-// it corresponds to, and the diagram of cells with arrows drawn from measured
-// cell positions. Hovering or focusing a cell highlights what its invocation
-// reads and writes.
+// The scan stepper: the shared step controls (www/step-controls.js) with a
+// block chooser, the sentence for each step, the WGSL it corresponds to, and the
+// diagram of cells with arrows drawn from measured cell positions. Hovering or
+// focusing a cell highlights what its invocation reads and writes.
 
 import { h, svg, replace, grouped, uniqueId } from './dom.js';
 import { planSteps, stepView, blockCount, BLOCK } from './steps.js';
-
-const SPEEDS = [0.5, 1, 2, 4];
+import { StepControls } from './step-controls.js';
 
 export class Stepper {
   /**
@@ -17,44 +15,25 @@ export class Stepper {
     this.onChange = onChange ?? (() => {});
     this.trace = null;
     this.steps = [];
-    this.index = 0; // 0-based
     this.block = 0;
-    this.speed = 1;
-    this.timer = null;
     this.view = null;
     this.cellsByKey = new Map();
     this.build();
   }
 
   build() {
-    const scrubId = uniqueId('scrub');
-    const speedId = uniqueId('speed');
     const blockId = uniqueId('block');
-    const button = (label, testid, title, onclick) =>
-      h('button', { type: 'button', class: 'ctl', 'data-testid': testid, title, 'aria-label': title, onclick }, label);
-    this.firstButton = button('|◀◀', 'step-first', 'First step (Home)', () => this.go(0));
-    this.backButton = button('|◀', 'step-back', 'Step back (←)', () => this.go(this.index - 1));
-    this.playButton = button('▶', 'step-play', 'Play (P)', () => this.togglePlay());
-    this.forwardButton = button('▶|', 'step-forward', 'Step forward (→)', () => this.go(this.index + 1));
-    this.lastButton = button('▶▶|', 'step-last', 'Last step (End)', () => this.go(this.steps.length - 1));
-    this.speedSelect = h(
-      'select',
-      { id: speedId, 'data-testid': 'step-speed', onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
-      SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)),
-    );
-    this.scrubber = h('input', {
-      type: 'range',
-      id: scrubId,
-      min: 1,
-      max: 1,
-      value: 1,
-      'data-testid': 'scrubber',
-      'aria-label': 'Step',
-      oninput: () => this.go(Number(this.scrubber.value) - 1),
-    });
-    this.label = h('output', { class: 'step-label', 'data-testid': 'step-label', for: scrubId }, 'step – of –');
     this.blockSelect = h('select', { id: blockId, 'data-testid': 'block-select', onchange: () => this.setBlock(Number(this.blockSelect.value)) });
     this.blockField = h('label', { class: 'block-field', hidden: true }, 'Block ', this.blockSelect);
+    this.controls = new StepControls({
+      label: 'Scan stepper',
+      extra: [this.blockField],
+      onGo: () => {
+        this.render();
+        this.onChange(this.step, this.block);
+      },
+    });
+    this.label = this.controls.label;
     this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
     this.text = h('p', { class: 'step-text', 'data-testid': 'step-text', 'aria-live': 'polite' });
     this.note = h('p', { class: 'note', 'data-testid': 'stepper-note', hidden: true });
@@ -71,13 +50,7 @@ export class Stepper {
     this.element = h(
       'div',
       { class: 'stepper', 'data-testid': 'stepper' },
-      h(
-        'div',
-        { class: 'stepper-controls', role: 'toolbar', 'aria-label': 'Scan stepper' },
-        h('div', { class: 'ctl-group' }, this.firstButton, this.backButton, this.playButton, this.forwardButton, this.lastButton),
-        h('div', { class: 'ctl-group scrub' }, this.scrubber, this.label),
-        h('div', { class: 'ctl-group' }, h('label', { for: speedId }, 'Speed '), this.speedSelect, this.blockField),
-      ),
+      this.controls.element,
       this.note,
       this.title,
       this.text,
@@ -89,27 +62,13 @@ export class Stepper {
         h('summary', {}, 'The WGSL that runs in this step'),
         h('pre', {}, this.code),
       ),
-      h(
-        'p',
-        { class: 'shortcuts' },
-        'Keys: ',
-        h('kbd', {}, '←'),
-        ' / ',
-        h('kbd', {}, '→'),
-        ' step, ',
-        h('kbd', {}, 'Home'),
-        ' / ',
-        h('kbd', {}, 'End'),
-        ' first / last, ',
-        h('kbd', {}, 'P'),
-        ' play / pause, ',
-        h('kbd', {}, '+'),
-        ' / ',
-        h('kbd', {}, '−'),
-        ' speed.',
-      ),
+      this.controls.shortcuts(),
     );
-    this.updateControls();
+  }
+
+  /** 0-based index of the step shown. */
+  get index() {
+    return this.controls.index;
   }
 
   /** A new trace (or null with a message). Keeps the step and block when they still exist. */
@@ -119,12 +78,11 @@ export class Stepper {
     this.note.textContent = note ?? '';
     if (!trace) {
       this.steps = [];
-      this.pause();
+      this.controls.set(0);
       replace(this.rows);
       this.view = null;
       this.title.textContent = '';
       this.text.textContent = '';
-      this.updateControls();
       return;
     }
     this.steps = planSteps(trace);
@@ -140,8 +98,7 @@ export class Stepper {
       }),
     );
     this.blockField.hidden = blocks <= 1;
-    if (step !== null) this.index = step - 1;
-    this.index = Math.max(0, Math.min(this.index, this.steps.length - 1));
+    this.controls.set(this.steps.length, step !== null ? step - 1 : this.index);
     this.render();
   }
 
@@ -151,12 +108,7 @@ export class Stepper {
   }
 
   go(index) {
-    if (!this.steps.length) return;
-    const next = Math.max(0, Math.min(index, this.steps.length - 1));
-    if (next === this.index && this.view) return;
-    this.index = next;
-    this.render();
-    this.onChange(this.step, this.block);
+    this.controls.go(index);
   }
 
   setBlock(block) {
@@ -165,96 +117,12 @@ export class Stepper {
     this.onChange(this.step, this.block);
   }
 
-  setSpeed(speed) {
-    this.speed = speed;
-    this.speedSelect.value = String(speed);
-    if (this.timer) {
-      this.pause();
-      this.play();
-    }
-  }
-
-  togglePlay() {
-    if (this.timer) this.pause();
-    else this.play();
-  }
-
-  play() {
-    if (!this.steps.length) return;
-    if (this.index >= this.steps.length - 1) this.go(0);
-    this.timer = setInterval(() => {
-      if (this.index >= this.steps.length - 1) this.pause();
-      else this.go(this.index + 1);
-    }, 1000 / this.speed);
-    this.updateControls();
-  }
-
-  pause() {
-    clearInterval(this.timer);
-    this.timer = null;
-    this.updateControls();
-  }
-
   /** Keyboard shortcuts; returns true when the key was used. */
   handleKey(e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return false;
-    switch (e.key) {
-      case 'ArrowRight':
-        this.go(this.index + 1);
-        return true;
-      case 'ArrowLeft':
-        this.go(this.index - 1);
-        return true;
-      case 'Home':
-        this.go(0);
-        return true;
-      case 'End':
-        this.go(this.steps.length - 1);
-        return true;
-      case 'p':
-      case 'P':
-        this.togglePlay();
-        return true;
-      case '+':
-      case '=': {
-        const k = SPEEDS.indexOf(this.speed);
-        this.setSpeed(SPEEDS[Math.min(k + 1, SPEEDS.length - 1)]);
-        return true;
-      }
-      case '-':
-      case '_': {
-        const k = SPEEDS.indexOf(this.speed);
-        this.setSpeed(SPEEDS[Math.max(k - 1, 0)]);
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  updateControls() {
-    const n = this.steps.length;
-    const none = n === 0;
-    this.firstButton.disabled = none || this.index === 0;
-    this.backButton.disabled = none || this.index === 0;
-    this.forwardButton.disabled = none || this.index >= n - 1;
-    this.lastButton.disabled = none || this.index >= n - 1;
-    this.playButton.disabled = none;
-    this.scrubber.disabled = none;
-    this.scrubber.max = String(Math.max(n, 1));
-    this.scrubber.value = String(this.index + 1);
-    const playing = Boolean(this.timer);
-    this.playButton.textContent = playing ? '||' : '▶';
-    this.playButton.title = playing ? 'Pause (P)' : 'Play (P)';
-    this.playButton.setAttribute('aria-label', this.playButton.title);
-    this.playButton.setAttribute('aria-pressed', String(playing));
-    this.label.textContent = none ? 'step – of –' : `step ${this.index + 1} of ${n}`;
-    this.label.dataset.step = none ? '' : String(this.index + 1);
-    this.label.dataset.steps = String(n);
+    return this.controls.handleKey(e);
   }
 
   render() {
-    this.updateControls();
     if (!this.trace) return;
     const step = this.steps[this.index];
     const view = stepView(this.trace, step, this.block);

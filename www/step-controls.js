@@ -1,0 +1,164 @@
+// Stepper controls shared by the scan stepper and the tile view: first, back,
+// play/pause, forward, last, speed, a scrubber and "step k of N", plus the
+// keyboard shortcuts. The owner renders; the controls only keep the index.
+
+import { h, uniqueId } from './dom.js';
+
+const SPEEDS = [0.5, 1, 2, 4];
+
+export class StepControls {
+  /**
+   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string }} options
+   *   onGo is called whenever the visitor (or play) moves to another step;
+   *   extra elements join the toolbar; testPrefix prefixes every data-testid.
+   */
+  constructor({ label, onGo, extra = [], testPrefix = '' }) {
+    this.onGo = onGo;
+    this.count = 0;
+    this.index = 0; // 0-based
+    this.speed = 1;
+    this.timer = null;
+    const id = (name) => `${testPrefix}${name}`;
+    const scrubId = uniqueId('scrub');
+    const speedId = uniqueId('speed');
+    const button = (text, testid, title, onclick) =>
+      h('button', { type: 'button', class: 'ctl', 'data-testid': id(testid), title, 'aria-label': title, onclick }, text);
+    this.firstButton = button('|◀◀', 'step-first', 'First step (Home)', () => this.go(0));
+    this.backButton = button('|◀', 'step-back', 'Step back (←)', () => this.go(this.index - 1));
+    this.playButton = button('▶', 'step-play', 'Play (P)', () => this.togglePlay());
+    this.forwardButton = button('▶|', 'step-forward', 'Step forward (→)', () => this.go(this.index + 1));
+    this.lastButton = button('▶▶|', 'step-last', 'Last step (End)', () => this.go(this.count - 1));
+    this.speedSelect = h(
+      'select',
+      { id: speedId, 'data-testid': id('step-speed'), onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
+      SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)),
+    );
+    this.scrubber = h('input', {
+      type: 'range',
+      id: scrubId,
+      min: 1,
+      max: 1,
+      value: 1,
+      'data-testid': id('scrubber'),
+      'aria-label': 'Step',
+      oninput: () => this.go(Number(this.scrubber.value) - 1),
+    });
+    this.label = h('output', { class: 'step-label', 'data-testid': id('step-label'), for: scrubId }, 'step – of –');
+    this.element = h(
+      'div',
+      { class: 'stepper-controls', role: 'toolbar', 'aria-label': label },
+      h('div', { class: 'ctl-group' }, this.firstButton, this.backButton, this.playButton, this.forwardButton, this.lastButton),
+      h('div', { class: 'ctl-group scrub' }, this.scrubber, this.label),
+      h('div', { class: 'ctl-group' }, h('label', { for: speedId }, 'Speed '), this.speedSelect, ...extra),
+    );
+    this.update();
+  }
+
+  /** The keyboard help line (a new element each call). */
+  shortcuts() {
+    const k = (key) => h('kbd', {}, key);
+    return h('p', { class: 'shortcuts' }, 'Keys: ', k('←'), ' / ', k('→'), ' step, ', k('Home'), ' / ', k('End'), ' first / last, ', k('P'), ' play / pause, ', k('+'), ' / ', k('−'), ' speed.');
+  }
+
+  /** New steps (without calling onGo): `count` of them, showing `index` (clamped). */
+  set(count, index = this.index) {
+    this.count = count;
+    this.index = Math.max(0, Math.min(index, count - 1));
+    if (count === 0) this.pause();
+    this.update();
+  }
+
+  go(index) {
+    if (!this.count) return;
+    const next = Math.max(0, Math.min(index, this.count - 1));
+    if (next === this.index) return;
+    this.index = next;
+    this.update();
+    this.onGo(next);
+  }
+
+  setSpeed(speed) {
+    this.speed = speed;
+    this.speedSelect.value = String(speed);
+    if (this.timer) {
+      this.pause();
+      this.play();
+    }
+  }
+
+  togglePlay() {
+    if (this.timer) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (!this.count) return;
+    if (this.index >= this.count - 1) this.go(0);
+    this.timer = setInterval(() => {
+      if (this.index >= this.count - 1) this.pause();
+      else this.go(this.index + 1);
+    }, 1000 / this.speed);
+    this.update();
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.update();
+  }
+
+  /** Keyboard shortcuts; returns true when the key was used. */
+  handleKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return false;
+    const k = SPEEDS.indexOf(this.speed);
+    switch (e.key) {
+      case 'ArrowRight':
+        this.go(this.index + 1);
+        return true;
+      case 'ArrowLeft':
+        this.go(this.index - 1);
+        return true;
+      case 'Home':
+        this.go(0);
+        return true;
+      case 'End':
+        this.go(this.count - 1);
+        return true;
+      case 'p':
+      case 'P':
+        this.togglePlay();
+        return true;
+      case '+':
+      case '=':
+        this.setSpeed(SPEEDS[Math.min(k + 1, SPEEDS.length - 1)]);
+        return true;
+      case '-':
+      case '_':
+        this.setSpeed(SPEEDS[Math.max(k - 1, 0)]);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  update() {
+    const n = this.count;
+    const none = n === 0;
+    this.firstButton.disabled = none || this.index === 0;
+    this.backButton.disabled = none || this.index === 0;
+    this.forwardButton.disabled = none || this.index >= n - 1;
+    this.lastButton.disabled = none || this.index >= n - 1;
+    this.playButton.disabled = none;
+    this.scrubber.disabled = none;
+    this.scrubber.max = String(Math.max(n, 1));
+    this.scrubber.value = String(this.index + 1);
+    const playing = Boolean(this.timer);
+    this.playButton.textContent = playing ? '||' : '▶';
+    this.playButton.title = playing ? 'Pause (P)' : 'Play (P)';
+    this.playButton.setAttribute('aria-label', this.playButton.title);
+    this.playButton.setAttribute('aria-pressed', String(playing));
+    this.label.textContent = none ? 'step – of –' : `step ${this.index + 1} of ${n}`;
+    this.label.dataset.step = none ? '' : String(this.index + 1);
+    this.label.dataset.steps = String(n);
+  }
+}
