@@ -4,10 +4,10 @@
 //
 // Each workgroup takes a tile, loads it (vec4 loads, all in flight at once), scans
 // the counts in the workgroup, publishes the tile's count (its "aggregate") at
-// once, compacts the tile's indices into shared memory, then looks back over its
-// predecessors' published states until it has the number of visible flags before
-// the tile, publishes its inclusive prefix and writes its indices as one
-// consecutive run. No second dispatch, and the flags are read once.
+// once, then looks back over its predecessors' published states until it has the
+// number of visible flags before the tile, publishes its inclusive prefix and
+// writes its indices row by row, each row compacted in shared memory first and
+// written as one consecutive run. No second dispatch, and the flags are read once.
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
 // for (Apple and ARM GPUs do not promise it). So a workgroup that has waited
@@ -21,8 +21,9 @@
 // - `tile_atomic`: the same tiles, but each takes its output range with one global
 //   atomicAdd instead of looking back: order kept inside a tile, not between tiles.
 //
-// The portable workgroup scan sits at the end, after the marker line; gpu/lookback.rs
-// replaces it with shaders/lookback_subgroups.wgsl when the device has SUBGROUP.
+// The portable workgroup scan and look-back sit at the end, after the marker line;
+// gpu/lookback.rs replaces them with shaders/lookback_subgroups.wgsl when the
+// device has SUBGROUP.
 
 const WORKGROUP_SIZE : u32 = 256u;
 // A u32 tile is ROWS rows of 1024 flags; invocation li loads flags 4·li .. 4·li+3
@@ -34,8 +35,6 @@ const ROWS : u32 = 4u;
 // Flags per tile, for every entry point, and as bit words.
 const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;
 const TILE_WORDS : u32 = TILE / 32u;
-// Predecessors read at once by one round of the look-back: one per invocation.
-const WINDOW : u32 = WORKGROUP_SIZE;
 
 // A tile's state is one atomic word: the value in the high 30 bits, the status in
 // the low 2, so that one atomic load sees both. The status codes rotate by 2 every
@@ -67,10 +66,13 @@ const STAT_WORDS : u32 = 8u;
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
 
-// The tile's visible indices, compacted in shared memory first so that the global
-// writes are whole consecutive runs: scattering 4-byte stores straight to global
-// memory cost twice the time at density 0.5 on an H200.
-var<workgroup> staged         : array<u32, TILE>;
+// One row's visible indices (1024 flags), compacted in shared memory first so that
+// the global writes are whole consecutive runs: scattering 4-byte stores straight
+// to global memory cost twice the time at density 0.5 on an H200. A row, not the
+// whole tile: shared memory is what limits the workgroups an SM runs at once, and
+// on an H200 a 16 KiB stage allowed two (bench --stats, "at once"), 4 KiB eight.
+const ROW : u32 = 4u * WORKGROUP_SIZE;
+var<workgroup> staged         : array<u32, ROW>;
 // Bits tiles: the words and the exclusive prefix of their popcounts.
 var<workgroup> tile_words     : array<u32, TILE_WORDS>;
 var<workgroup> word_prefix    : array<u32, TILE_WORDS>;
@@ -83,9 +85,11 @@ var<workgroup> tile_base      : u32;
 // Thread 0's event counts for STATS: wide rounds, polls, fallbacks.
 var<private> stat_counts : vec4<u32>;
 
+// Outcomes of the look-back and of its rounds.
 const DONE : u32 = 0u;
 const ADVANCED : u32 = 1u;
 const BLOCKED : u32 = 2u;
+const FALLBACK : u32 = 3u;
 
 fn encode_state(status : u32, value : u32, parity : u32) -> u32 {
   return (value << 2u) | ((status + 2u * parity) & 3u);
@@ -171,7 +175,7 @@ fn bit_words4(v : u32, n : u32) -> vec4<u32> {
 }
 
 // Writes the indices of the visible flags among e .. e+3 (bits of `m`) to
-// staged[pos ..].
+// staged[pos ..], pos being counted from the start of the row.
 fn stage4(m : u32, pos : u32, e : u32) {
   var p = pos;
   if ((m & 1u) != 0u) {
@@ -231,7 +235,7 @@ fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
 // in a 16-bit half of a component. Returns the scan; `rows_total` sums it.
 fn scan_rows(li : u32, m : u32) -> Scan {
   let c = countOneBits(vec4<u32>(m & 0xFu, (m >> 4u) & 0xFu, (m >> 8u) & 0xFu, m >> 12u));
-  return workgroup_scan(li, vec4<u32>(c.x | (c.y << 16u), c.z | (c.w << 16u), 0u, 0u));
+  return workgroup_scan(li, vec2<u32>(c.x | (c.y << 16u), c.z | (c.w << 16u)));
 }
 
 fn rows_total(scan : Scan) -> u32 {
@@ -239,17 +243,29 @@ fn rows_total(scan : Scan) -> u32 {
   return t.x + t.y;
 }
 
-// Stages the tile's visible indices in order: row k starts after all of rows < k.
-fn stage_rows(tile : u32, li : u32, m : u32, scan : Scan) {
+// Writes the tile's visible indices to indices[base ..] in order, one row at a
+// time through `staged`: row k starts after all of rows < k.
+fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let t0 = scan.total.x & 0xFFFFu;
   let t1 = scan.total.x >> 16u;
   let t2 = scan.total.y & 0xFFFFu;
+  let t3 = scan.total.y >> 16u;
   let e = tile * TILE + 4u * li;
-  let r = 4u * WORKGROUP_SIZE;
-  stage4(m, scan.exclusive.x & 0xFFFFu, e);
-  stage4(m >> 4u, t0 + (scan.exclusive.x >> 16u), e + r);
-  stage4(m >> 8u, t0 + t1 + (scan.exclusive.y & 0xFFFFu), e + 2u * r);
-  stage4(m >> 12u, t0 + t1 + t2 + (scan.exclusive.y >> 16u), e + 3u * r);
+  write_row(li, m, scan.exclusive.x & 0xFFFFu, e, base, t0);
+  write_row(li, m >> 4u, scan.exclusive.x >> 16u, e + ROW, base + t0, t1);
+  write_row(li, m >> 8u, scan.exclusive.y & 0xFFFFu, e + 2u * ROW, base + t0 + t1, t2);
+  write_row(li, m >> 12u, scan.exclusive.y >> 16u, e + 3u * ROW, base + t0 + t1 + t2, t3);
+}
+
+// One row: this invocation's four flags (bits of `m`, indices e .. e+3) staged at
+// `pos`, then the row's `count` indices written to indices[out ..]. Call it from
+// uniform control flow.
+fn write_row(li : u32, m : u32, pos : u32, e : u32, out : u32, count : u32) {
+  stage4(m, pos, e);
+  workgroupBarrier();
+  write_out(li, out, count);
+  // The next row overwrites `staged`.
+  workgroupBarrier();
 }
 
 // This invocation's share of the visible flags of a u32 tile (for the fallback).
@@ -272,7 +288,7 @@ fn scan_bits_tile(tile : u32, li : u32, n : u32) -> u32 {
   if (li < TILE_WORDS) {
     c = countOneBits(tile_words[li]);
   }
-  let scan = workgroup_scan(li, vec4<u32>(c, 0u, 0u, 0u));
+  let scan = workgroup_scan(li, vec2<u32>(c, 0u));
   if (li < TILE_WORDS) {
     word_prefix[li] = scan.exclusive.x;
   }
@@ -280,18 +296,31 @@ fn scan_bits_tile(tile : u32, li : u32, n : u32) -> u32 {
   return scan.total.x;
 }
 
-// Pass m stages flags 256·m .. 256·m+255, one per invocation: conflict-free
-// consecutive shared-memory writes.
-fn stage_bits_tile(tile : u32, li : u32) {
+// Writes a bits tile's visible indices to indices[base ..], one row of 1024 flags
+// (32 words) at a time: in pass p of a row, invocation li stages flag 256·p + li
+// of the row (conflict-free consecutive shared-memory writes), then the row is
+// written out. Call it from uniform control flow.
+fn write_bits_rows(tile : u32, li : u32, base : u32, total : u32) {
   let bit = li % 32u;
   let below = (1u << bit) - 1u;
-  let tile_first = tile * TILE;
-  for (var m = 0u; m < TILE / WORKGROUP_SIZE; m = m + 1u) {
-    let w = m * (WORKGROUP_SIZE / 32u) + li / 32u;
-    let word = tile_words[w];
-    if (((word >> bit) & 1u) != 0u) {
-      staged[word_prefix[w] + countOneBits(word & below)] = tile_first + 32u * w + bit;
+  let row_words = ROW / 32u;
+  for (var r = 0u; r < TILE / ROW; r = r + 1u) {
+    let first_word = r * row_words;
+    let start = word_prefix[first_word];
+    var end = total;
+    if (r + 1u < TILE / ROW) {
+      end = word_prefix[first_word + row_words];
     }
+    for (var p = 0u; p < ROW / WORKGROUP_SIZE; p = p + 1u) {
+      let w = first_word + p * (WORKGROUP_SIZE / 32u) + li / 32u;
+      let word = tile_words[w];
+      if (((word >> bit) & 1u) != 0u) {
+        staged[word_prefix[w] - start + countOneBits(word & below)] = tile * TILE + 32u * w + bit;
+      }
+    }
+    workgroupBarrier();
+    write_out(li, base + start, end - start);
+    workgroupBarrier();
   }
 }
 
@@ -312,6 +341,209 @@ fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
     look_remaining = ticket.tile;
     look_exclusive = 0u;
   }
+}
+
+// The fallback: adds the count of the nearest uncounted predecessor, found by the
+// whole workgroup from its flags (`part` is this invocation's share).
+fn count_past_blocked(li : u32, part : u32) {
+  let total = workgroup_scan(li, vec2<u32>(part, 0u)).total.x;
+  if (li == 0u) {
+    look_exclusive = look_exclusive + total;
+    look_remaining = look_remaining - 1u;
+  }
+}
+
+// The tile whose flags the fallback counts next.
+fn blocked_tile() -> u32 {
+  return workgroupUniformLoad(&look_remaining) - 1u;
+}
+
+// After the look-back: publishes the inclusive prefix, and the last tile writes the
+// count and the indirect arguments. Returns the tile's first output slot.
+fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 {
+  if (li == 0u) {
+    let exclusive = look_exclusive;
+    if (ticket.tile > 0u) {
+      atomicStore(&tile_states[1u + ticket.tile],
+                  encode_state(INCLUSIVE, exclusive + total, ticket.parity));
+    }
+    if (ticket.tile == tiles - 1u) {
+      atomicStore(&count[0], exclusive + total);
+      indirect[1] = exclusive + total;
+    }
+    tile_base = exclusive;
+    record_stats();
+  }
+  return workgroupUniformLoad(&tile_base);
+}
+
+fn record_stats() {
+  if (STATS) {
+    let at = arrayLength(&tile_states) - STAT_WORDS;
+    atomicAdd(&tile_states[at], stat_counts.x);
+    atomicAdd(&tile_states[at + 1u], stat_counts.y);
+    atomicAdd(&tile_states[at + 2u], stat_counts.z);
+    atomicAdd(&tile_states[at + 3u], 1u);
+  }
+}
+
+// STATS: workgroups running now, and the most that ever ran at once.
+fn stats_enter(li : u32) {
+  if (STATS && li == 0u) {
+    let at = arrayLength(&tile_states) - STAT_WORDS;
+    atomicMax(&tile_states[at + 5u], atomicAdd(&tile_states[at + 4u], 1u) + 1u);
+  }
+}
+
+fn stats_leave(li : u32) {
+  if (STATS && li == 0u) {
+    atomicSub(&tile_states[arrayLength(&tile_states) - STAT_WORDS + 4u], 1u);
+  }
+}
+
+// The staged indices to their slots: consecutive invocations, consecutive slots.
+fn write_out(li : u32, base : u32, total : u32) {
+  for (var s = li; s < total; s = s + WORKGROUP_SIZE) {
+    indices[base + s] = staged[s];
+  }
+}
+
+@compute @workgroup_size(256)
+fn lookback(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let n = arrayLength(&indices);
+  let tiles = (n + TILE - 1u) / TILE;
+  let ticket = take_ticket(li, groups);
+  let nibbles = tile_nibbles(ticket.tile, li, n);
+  // Workgroups past the last tile (the 2-D grid rounds up) only took a ticket.
+  if (ticket.tile >= tiles) {
+    return;
+  }
+  stats_enter(li);
+  let scan = scan_rows(li, nibbles);
+  let total = rows_total(scan);
+  publish_aggregate(li, ticket, total);
+  while (look_back(li, ticket.parity)) {
+    count_past_blocked(li, count_flags(blocked_tile(), li, n));
+  }
+  let base = finish_look_back(li, ticket, total, tiles);
+  write_rows(ticket.tile, li, nibbles, scan, base);
+  stats_leave(li);
+}
+
+@compute @workgroup_size(256)
+fn lookback_bits(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let n = arrayLength(&indices);
+  let tiles = (n + TILE - 1u) / TILE;
+  let ticket = take_ticket(li, groups);
+  if (ticket.tile >= tiles) {
+    return;
+  }
+  stats_enter(li);
+  let total = scan_bits_tile(ticket.tile, li, n);
+  publish_aggregate(li, ticket, total);
+  while (look_back(li, ticket.parity)) {
+    count_past_blocked(li, count_bits(blocked_tile(), li, n));
+  }
+  let base = finish_look_back(li, ticket, total, tiles);
+  write_bits_rows(ticket.tile, li, base, total);
+  stats_leave(li);
+}
+
+@compute @workgroup_size(256)
+fn tile_atomic(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let n = arrayLength(&indices);
+  let tiles = (n + TILE - 1u) / TILE;
+  let ticket = take_ticket(li, groups);
+  let nibbles = tile_nibbles(ticket.tile, li, n);
+  if (ticket.tile >= tiles) {
+    return;
+  }
+  stats_enter(li);
+  let scan = scan_rows(li, nibbles);
+  let total = rows_total(scan);
+  if (li == 0u) {
+    // One global atomic per tile: contention 64 times lower than the article's
+    // kernel 2.
+    tile_base = atomicAdd(&count[0], total);
+    record_stats();
+  }
+  let base = workgroupUniformLoad(&tile_base);
+  write_rows(ticket.tile, li, nibbles, scan, base);
+  stats_leave(li);
+}
+
+// ---- portable workgroup_scan and look_back (replaced by shaders/lookback_subgroups.wgsl) ----
+
+struct Scan {
+  exclusive : vec2<u32>,
+  total : vec2<u32>,
+}
+
+var<workgroup> scan_scratch : array<vec2<u32>, WORKGROUP_SIZE>;
+
+// Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
+// the workgroup's total: Hillis-Steele in shared memory. Read into a register,
+// barrier, write, barrier: without the middle barrier a neighbour could read a
+// half-updated value. Call it from uniform control flow.
+fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
+  scan_scratch[li] = x;
+  workgroupBarrier();
+  for (var offset = 1u; offset < WORKGROUP_SIZE; offset = offset << 1u) {
+    var sum = scan_scratch[li];
+    if (li >= offset) {
+      sum = sum + scan_scratch[li - offset];
+    }
+    workgroupBarrier();
+    scan_scratch[li] = sum;
+    workgroupBarrier();
+  }
+  let inclusive = scan_scratch[li];
+  let total = scan_scratch[WORKGROUP_SIZE - 1u];
+  // The next call overwrites scan_scratch.
+  workgroupBarrier();
+  return Scan(inclusive - x, total);
+}
+
+// Predecessors read at once by one round of the look-back: one per invocation.
+const WINDOW : u32 = WORKGROUP_SIZE;
+
+// Looks back from look_remaining (the predecessors not yet counted) until the count
+// before the tile is in look_exclusive (returns false), or until the nearest
+// uncounted predecessor has kept it waiting SPIN_LIMIT polls (returns true: the
+// caller counts that tile's flags, then calls again). Wide rounds after every
+// advance, single polls while blocked. The same in every invocation; call it from
+// uniform control flow.
+fn look_back(li : u32, parity : u32) -> bool {
+  var outcome = look_back_round(li, parity);
+  var spins = 0u;
+  loop {
+    if (outcome == DONE) {
+      break;
+    }
+    if (outcome == BLOCKED) {
+      if (spins >= SPIN_LIMIT || STRESS_FALLBACK) {
+        stat_counts.z = stat_counts.z + 1u;
+        outcome = FALLBACK;
+        break;
+      }
+      spins = spins + 1u;
+      stat_counts.y = stat_counts.y + 1u;
+      outcome = poll_nearest(li, parity);
+    } else {
+      spins = 0u;
+      outcome = look_back_round(li, parity);
+    }
+  }
+  return outcome == FALLBACK;
 }
 
 // One round of the look-back: every invocation reads the state of one predecessor
@@ -344,7 +576,7 @@ fn walk_window(li : u32, remaining : u32, entry : vec2<u32>) -> u32 {
   let status = entry.x;
   let value = entry.y;
   let stops = select(0u, 1u, status != AGGREGATE);
-  let scan = workgroup_scan(li, vec4<u32>(value, stops, 0u, 0u));
+  let scan = workgroup_scan(li, vec2<u32>(value, stops));
   // Only the first non-aggregate has no stop before it; its exclusive sum adds
   // aggregates only (the sums past it are never used).
   if (stops == 1u && scan.exclusive.y == 0u) {
@@ -390,198 +622,3 @@ fn poll_nearest(li : u32, parity : u32) -> u32 {
   return workgroupUniformLoad(&look_outcome);
 }
 
-// The fallback: adds the count of the nearest uncounted predecessor, found by the
-// whole workgroup from its flags (`part` is this invocation's share).
-fn count_past_blocked(li : u32, part : u32) {
-  let total = workgroup_scan(li, vec4<u32>(part, 0u, 0u, 0u)).total.x;
-  if (li == 0u) {
-    look_exclusive = look_exclusive + total;
-    look_remaining = look_remaining - 1u;
-  }
-}
-
-// The tile whose flags the fallback counts next.
-fn blocked_tile() -> u32 {
-  return workgroupUniformLoad(&look_remaining) - 1u;
-}
-
-// After the look-back: publishes the inclusive prefix, and the last tile writes the
-// count and the indirect arguments. Returns the tile's first output slot.
-fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 {
-  if (li == 0u) {
-    let exclusive = look_exclusive;
-    if (ticket.tile > 0u) {
-      atomicStore(&tile_states[1u + ticket.tile],
-                  encode_state(INCLUSIVE, exclusive + total, ticket.parity));
-    }
-    if (ticket.tile == tiles - 1u) {
-      atomicStore(&count[0], exclusive + total);
-      indirect[1] = exclusive + total;
-    }
-    tile_base = exclusive;
-    record_stats();
-  }
-  return workgroupUniformLoad(&tile_base);
-}
-
-fn record_stats() {
-  if (STATS) {
-    let at = arrayLength(&tile_states) - STAT_WORDS;
-    atomicAdd(&tile_states[at], stat_counts.x);
-    atomicAdd(&tile_states[at + 1u], stat_counts.y);
-    atomicAdd(&tile_states[at + 2u], stat_counts.z);
-    atomicAdd(&tile_states[at + 3u], 1u);
-  }
-}
-
-// The staged indices to their slots: consecutive invocations, consecutive slots.
-fn write_out(li : u32, base : u32, total : u32) {
-  for (var s = li; s < total; s = s + WORKGROUP_SIZE) {
-    indices[base + s] = staged[s];
-  }
-}
-
-// Looks back until the count before the tile is known: `outcome` comes from the
-// first round. Wide rounds after every advance, single polls while blocked, and
-// after SPIN_LIMIT polls the fallback. Returns whether the fallback is due (the
-// caller counts the blocked tile: its flags are u32 or bits).
-fn look_back_step(li : u32, parity : u32, outcome : ptr<function, u32>,
-                  spins : ptr<function, u32>) -> bool {
-  if (*outcome == BLOCKED && (*spins >= SPIN_LIMIT || STRESS_FALLBACK)) {
-    *spins = 0u;
-    stat_counts.z = stat_counts.z + 1u;
-    *outcome = ADVANCED;
-    return true;
-  }
-  if (*outcome == BLOCKED) {
-    *spins = *spins + 1u;
-    stat_counts.y = stat_counts.y + 1u;
-    *outcome = poll_nearest(li, parity);
-  } else {
-    *spins = 0u;
-    *outcome = look_back_round(li, parity);
-  }
-  return false;
-}
-
-// The first round's states are read before the tile is staged, so that the L2 trip
-// overlaps the staging. Tile 0 has nothing to look back on.
-fn first_round(li : u32, ticket : Ticket, window : vec2<u32>) -> u32 {
-  if (ticket.tile == 0u) {
-    return DONE;
-  }
-  stat_counts.x = stat_counts.x + 1u;
-  return walk_window(li, ticket.tile, window);
-}
-
-@compute @workgroup_size(256)
-fn lookback(
-  @builtin(local_invocation_index) li : u32,
-  @builtin(num_workgroups) groups : vec3<u32>,
-) {
-  let n = arrayLength(&indices);
-  let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
-  let nibbles = tile_nibbles(ticket.tile, li, n);
-  // Workgroups past the last tile (the 2-D grid rounds up) only took a ticket.
-  if (ticket.tile >= tiles) {
-    return;
-  }
-  let scan = scan_rows(li, nibbles);
-  let total = rows_total(scan);
-  publish_aggregate(li, ticket, total);
-  let window = read_window(li, ticket.tile, ticket.parity);
-  stage_rows(ticket.tile, li, nibbles, scan);
-  var outcome = first_round(li, ticket, window);
-  var spins = 0u;
-  while (outcome != DONE) {
-    if (look_back_step(li, ticket.parity, &outcome, &spins)) {
-      count_past_blocked(li, count_flags(blocked_tile(), li, n));
-    }
-  }
-  let base = finish_look_back(li, ticket, total, tiles);
-  write_out(li, base, total);
-}
-
-@compute @workgroup_size(256)
-fn lookback_bits(
-  @builtin(local_invocation_index) li : u32,
-  @builtin(num_workgroups) groups : vec3<u32>,
-) {
-  let n = arrayLength(&indices);
-  let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
-  if (ticket.tile >= tiles) {
-    return;
-  }
-  let total = scan_bits_tile(ticket.tile, li, n);
-  publish_aggregate(li, ticket, total);
-  let window = read_window(li, ticket.tile, ticket.parity);
-  stage_bits_tile(ticket.tile, li);
-  var outcome = first_round(li, ticket, window);
-  var spins = 0u;
-  while (outcome != DONE) {
-    if (look_back_step(li, ticket.parity, &outcome, &spins)) {
-      count_past_blocked(li, count_bits(blocked_tile(), li, n));
-    }
-  }
-  let base = finish_look_back(li, ticket, total, tiles);
-  write_out(li, base, total);
-}
-
-@compute @workgroup_size(256)
-fn tile_atomic(
-  @builtin(local_invocation_index) li : u32,
-  @builtin(num_workgroups) groups : vec3<u32>,
-) {
-  let n = arrayLength(&indices);
-  let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
-  let nibbles = tile_nibbles(ticket.tile, li, n);
-  if (ticket.tile >= tiles) {
-    return;
-  }
-  let scan = scan_rows(li, nibbles);
-  let total = rows_total(scan);
-  stage_rows(ticket.tile, li, nibbles, scan);
-  if (li == 0u) {
-    // One global atomic per tile: contention 64 times lower than the article's
-    // kernel 2.
-    tile_base = atomicAdd(&count[0], total);
-    record_stats();
-  }
-  let base = workgroupUniformLoad(&tile_base);
-  write_out(li, base, total);
-}
-
-// ---- portable workgroup_scan (replaced by shaders/lookback_subgroups.wgsl) ----
-
-struct Scan {
-  exclusive : vec4<u32>,
-  total : vec4<u32>,
-}
-
-var<workgroup> scan_scratch : array<vec4<u32>, WORKGROUP_SIZE>;
-
-// Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
-// the workgroup's total: Hillis-Steele in shared memory. Read into a register,
-// barrier, write, barrier: without the middle barrier a neighbour could read a
-// half-updated value. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
-  scan_scratch[li] = x;
-  workgroupBarrier();
-  for (var offset = 1u; offset < WORKGROUP_SIZE; offset = offset << 1u) {
-    var sum = scan_scratch[li];
-    if (li >= offset) {
-      sum = sum + scan_scratch[li - offset];
-    }
-    workgroupBarrier();
-    scan_scratch[li] = sum;
-    workgroupBarrier();
-  }
-  let inclusive = scan_scratch[li];
-  let total = scan_scratch[WORKGROUP_SIZE - 1u];
-  // The next call overwrites scan_scratch.
-  workgroupBarrier();
-  return Scan(inclusive - x, total);
-}

@@ -1,7 +1,9 @@
-// The workgroup scan of shaders/lookback.wgsl with subgroup operations, for devices
-// with the SUBGROUP feature: gpu/lookback.rs puts this file in place of the
-// portable scan at the end of lookback.wgsl. One scan per subgroup in registers,
-// one shared slot per subgroup, one barrier; the portable scan needs sixteen.
+// The workgroup scan and the look-back of shaders/lookback.wgsl with subgroup
+// operations, for devices with the SUBGROUP feature: gpu/lookback.rs puts this
+// file in place of the portable part at the end of lookback.wgsl (so it uses that
+// file's declarations). The scan: one scan per subgroup in registers, one shared
+// slot per subgroup, one barrier; the portable scan needs sixteen. The look-back:
+// one subgroup, no workgroup barrier per round.
 //
 // It assumes what every driver does for a one-dimensional workgroup (and naga's own
 // HLSL output assumes too): subgroups are consecutive runs of
@@ -11,21 +13,19 @@
 // takes subgroup operations when the device has SUBGROUP; wgpu's WebGPU backend
 // does not offer SUBGROUP, so browsers always get the portable scan.
 
-// Must equal WORKGROUP_SIZE in lookback.wgsl (a test checks).
-const SCAN_WORKGROUP_SIZE : u32 = 256u;
 // Subgroups are at least 4 invocations wide.
-const MAX_SUBGROUPS : u32 = 64u;
+const MAX_SUBGROUPS : u32 = WORKGROUP_SIZE / 4u;
 
 struct Scan {
-  exclusive : vec4<u32>,
-  total : vec4<u32>,
+  exclusive : vec2<u32>,
+  total : vec2<u32>,
 }
 
-var<workgroup> subgroup_totals : array<vec4<u32>, MAX_SUBGROUPS>;
+var<workgroup> subgroup_totals : array<vec2<u32>, MAX_SUBGROUPS>;
 
 // Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
 // the workgroup's total. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
+fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
   // No builtin is needed: the portable variant's entry points cannot declare
   // subgroup builtins, and this is as cheap.
   let size = subgroupAdd(1u);
@@ -35,14 +35,150 @@ fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
   }
   workgroupBarrier();
   let subgroup = li / size;
-  var before = vec4<u32>(0u);
-  var total = vec4<u32>(0u);
-  for (var s = 0u; s < SCAN_WORKGROUP_SIZE / size; s = s + 1u) {
+  var before = vec2<u32>(0u);
+  var total = vec2<u32>(0u);
+  for (var s = 0u; s < WORKGROUP_SIZE / size; s = s + 1u) {
     let t = subgroup_totals[s];
-    before = before + select(vec4<u32>(0u), t, s < subgroup);
+    before = before + select(vec2<u32>(0u), t, s < subgroup);
     total = total + t;
   }
   // The next call overwrites subgroup_totals.
   workgroupBarrier();
   return Scan(before + inclusive - x, total);
+}
+
+// Predecessor states each lane of the look-back subgroup reads in a wide round.
+const LANE_STATES : u32 = 4u;
+
+// The look-back of shaders/lookback.wgsl (same contract: false when look_exclusive
+// holds the count before the tile, true when the fallback is due), run by the
+// first subgroup alone, so that a round costs an L2 trip and a few subgroup
+// operations instead of workgroup barriers. A wide round reads LANE_STATES
+// predecessors per lane; while the nearest one has not published, single polls.
+// Call it from uniform control flow.
+fn look_back(li : u32, parity : u32) -> bool {
+  let size = subgroupAdd(1u);
+  let remaining = workgroupUniformLoad(&look_remaining);
+  let exclusive = workgroupUniformLoad(&look_exclusive);
+  if (li < size) {
+    subgroup_look_back(li, size, parity, remaining, exclusive);
+  }
+  return workgroupUniformLoad(&look_outcome) == FALLBACK;
+}
+
+// (status, value) of the predecessor at distance `p` (tile remaining-1-p): read
+// when p < count, INVALID (a stop) when not read, an inclusive 0 before tile 0.
+fn state_at(p : u32, count : u32, remaining : u32, parity : u32) -> vec2<u32> {
+  if (p >= remaining) {
+    return vec2<u32>(INCLUSIVE, 0u);
+  }
+  if (p >= count) {
+    return vec2<u32>(INVALID, 0u);
+  }
+  let word = atomicLoad(&tile_states[remaining - p]);
+  return vec2<u32>(select(state_status(word, parity), INVALID, STRESS_FALLBACK), word >> 2u);
+}
+
+// The lowest set bit of a ballot, or 128 when none is.
+fn first_in_ballot(b : vec4<u32>) -> u32 {
+  if (b.x != 0u) {
+    return firstTrailingBit(b.x);
+  }
+  if (b.y != 0u) {
+    return 32u + firstTrailingBit(b.y);
+  }
+  if (b.z != 0u) {
+    return 64u + firstTrailingBit(b.z);
+  }
+  if (b.w != 0u) {
+    return 96u + firstTrailingBit(b.w);
+  }
+  return 128u;
+}
+
+// In the first subgroup (lane = li): lane l holds the predecessors at distances
+// LANE_STATES·l .. +3. The nearest non-aggregate among them (the "stop") ends the
+// round: everything nearer is summed; an inclusive stop ends the look-back, and a
+// stop at distance 0 means blocked. Lane 0 writes the result back.
+fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusive_in : u32) {
+  var remaining = start;
+  var exclusive = exclusive_in;
+  var wide = true;
+  var spins = 0u;
+  var outcome = DONE;
+  loop {
+    if (remaining == 0u) {
+      outcome = DONE;
+      break;
+    }
+    let count = select(1u, LANE_STATES * size, wide);
+    if (wide) {
+      stat_counts.x = stat_counts.x + 1u;
+    }
+    let p = LANE_STATES * lane;
+    let e0 = state_at(p, count, remaining, parity);
+    let e1 = state_at(p + 1u, count, remaining, parity);
+    let e2 = state_at(p + 2u, count, remaining, parity);
+    let e3 = state_at(p + 3u, count, remaining, parity);
+    // This lane's first stop (4: none) and the aggregates before it.
+    var first = 4u;
+    var stop = e3;
+    var sum = e0.y + e1.y + e2.y + e3.y;
+    if (e2.x != AGGREGATE) {
+      first = 2u;
+      stop = e2;
+      sum = e0.y + e1.y;
+    }
+    if (e1.x != AGGREGATE) {
+      first = 1u;
+      stop = e1;
+      sum = e0.y;
+    }
+    if (e0.x != AGGREGATE) {
+      first = 0u;
+      stop = e0;
+      sum = 0u;
+    }
+    if (first == 4u && e3.x != AGGREGATE) {
+      first = 3u;
+      sum = e0.y + e1.y + e2.y;
+    }
+    let stop_lane = first_in_ballot(subgroupBallot(first < 4u));
+    if (stop_lane >= size) {
+      // All aggregates (and tile 0 lies beyond them).
+      exclusive = exclusive + subgroupAdd(sum);
+      remaining = remaining - count;
+      wide = true;
+      spins = 0u;
+      continue;
+    }
+    exclusive = exclusive + subgroupAdd(select(0u, sum, lane <= stop_lane));
+    let stop_status = subgroupShuffle(stop.x, stop_lane);
+    if (stop_status == INCLUSIVE) {
+      exclusive = exclusive + subgroupShuffle(stop.y, stop_lane);
+      outcome = DONE;
+      break;
+    }
+    let distance = LANE_STATES * stop_lane + subgroupShuffle(first, stop_lane);
+    remaining = remaining - distance;
+    if (distance == 0u) {
+      if (spins >= SPIN_LIMIT || STRESS_FALLBACK) {
+        stat_counts.z = stat_counts.z + 1u;
+        outcome = FALLBACK;
+        break;
+      }
+      spins = spins + 1u;
+      stat_counts.y = stat_counts.y + 1u;
+    } else {
+      spins = 0u;
+    }
+    // A stop that was read has not published: poll it alone. One that was not read
+    // (past a single poll) may be anything: a wide round.
+    wide = distance >= count;
+  }
+  if (lane == 0u) {
+    look_exclusive = exclusive;
+    look_remaining = select(remaining, 0u, outcome == DONE);
+    look_outcome = outcome;
+  }
 }

@@ -19,7 +19,8 @@ use compaction_playground::gpu::{copy_vec4, lookback::LookbackOptions};
 use compaction_playground::{cpu, flags, Compaction, Compactor, GpuContext, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json]";
+                     [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json] \
+                     [--source lookback-variant.wgsl ...]";
 
 /// Bytes of buffers that rotation spreads the runs over: three times a 60 MB L2.
 const ROTATION_BYTES: u64 = 180_000_000;
@@ -37,6 +38,20 @@ struct Args {
     unchecked: bool,
     stats: bool,
     json: bool,
+    /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
+    sources: Vec<(String, &'static str)>,
+}
+
+/// The `--source` file a compactor was built from.
+fn source_name<'a>(
+    compactor: &Compactor,
+    sources: &'a [(String, &'static str)],
+) -> Option<&'a str> {
+    let source = compactor.lookback_options().source?;
+    sources
+        .iter()
+        .find(|(_, s)| std::ptr::eq(*s, source))
+        .map(|(name, _)| name.as_str())
 }
 
 fn list<T: std::str::FromStr>(value: &str, what: &str) -> Result<Vec<T>, String> {
@@ -62,6 +77,7 @@ fn parse_args() -> Result<Args, String> {
         unchecked: false,
         stats: false,
         json: false,
+        sources: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -90,6 +106,15 @@ fn parse_args() -> Result<Args, String> {
             "--unchecked" => args.unchecked = true,
             "--stats" => args.stats = true,
             "--json" => args.json = true,
+            "--source" => {
+                let path = value()?;
+                let text =
+                    std::fs::read_to_string(&path).map_err(|e| format!("--source {path}: {e}"))?;
+                let name = std::path::Path::new(&path)
+                    .file_stem()
+                    .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
+                args.sources.push((name, Box::leak(text.into_boxed_str())));
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`; {USAGE}")),
         }
@@ -359,11 +384,14 @@ fn bench_size(
                 } else {
                     "portable"
                 };
-                if compactor.lookback_options().runtime_checks {
-                    scan.to_string()
-                } else {
-                    format!("{scan},unchecked")
+                let mut variant = scan.to_string();
+                if !compactor.lookback_options().runtime_checks {
+                    variant.push_str(",unchecked");
                 }
+                if let Some(name) = source_name(compactor, &args.sources) {
+                    variant = format!("{name},{variant}");
+                }
+                variant
             } else {
                 "-".into()
             };
@@ -446,7 +474,7 @@ fn stats(gpu: &GpuContext, compactor: &Compactor, compaction: &Compaction) -> St
             compactor.encode(&mut encoder, compaction);
         }
         let mut read = Readback::default();
-        read.copy(device, &mut encoder, states, first, 4);
+        read.copy(device, &mut encoder, states, first, 6);
         gpu.queue.submit([encoder.finish()]);
         pollster::block_on(read.read(device))
             .map(|mut w| w.swap_remove(0))
@@ -463,8 +491,10 @@ fn stats(gpu: &GpuContext, compactor: &Compactor, compaction: &Compaction) -> St
         return String::new();
     };
     let per = |k: usize| delta[k] / tiles.max(1.0);
+    // The most workgroups that ever ran at once (any run so far).
+    let most = after.get(5).copied().unwrap_or(0);
     format!(
-        " | per tile: rounds {:.2} polls {:.2} fallbacks {:.4}",
+        " | per tile: rounds {:.2} polls {:.2} fallbacks {:.4} | at once: {most}",
         per(0),
         per(1),
         per(2)
@@ -551,6 +581,20 @@ fn main() -> ExitCode {
             ..base
         };
         compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+    }
+    for &(_, source) in &args.sources {
+        let options = LookbackOptions {
+            source: Some(source),
+            ..base
+        };
+        compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+        if args.unchecked {
+            let options = LookbackOptions {
+                runtime_checks: false,
+                ..options
+            };
+            compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+        }
     }
 
     let copy = copy_vec4::copy_vec4(&gpu.device);

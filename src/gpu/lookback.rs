@@ -32,10 +32,14 @@ pub struct LookbackOptions {
     /// wgpu's bounds checks and loop bounding in the generated shader (native
     /// only; browsers always check). `false` is for measuring what they cost.
     pub runtime_checks: bool,
+    /// Measurement only (`bench --source`): WGSL to build instead of
+    /// `shaders/lookback.wgsl`, with the same entry points, bindings and tile size.
+    pub source: Option<&'static str>,
 }
 
 /// Words after the tile states that `LookbackOptions::stats` counts into: wide
-/// rounds, polls, fallbacks, tiles (summed over tiles).
+/// rounds, polls, fallbacks, tiles (summed over tiles), then the workgroups running
+/// now and the most that ever ran at once.
 pub const STAT_WORDS: u64 = 8;
 
 impl Default for LookbackOptions {
@@ -46,6 +50,7 @@ impl Default for LookbackOptions {
             stress_fallback: false,
             stats: false,
             runtime_checks: true,
+            source: None,
         }
     }
 }
@@ -53,12 +58,16 @@ impl Default for LookbackOptions {
 /// The WGSL the kernels are built from: `SOURCE` as it is, or with its portable
 /// scan replaced by the subgroup scan.
 pub fn source(subgroups: bool) -> Cow<'static, str> {
+    source_from(SOURCE, subgroups)
+}
+
+fn source_from(base: &'static str, subgroups: bool) -> Cow<'static, str> {
     if !subgroups {
-        return Cow::Borrowed(SOURCE);
+        return Cow::Borrowed(base);
     }
-    let kernels = SOURCE
+    let kernels = base
         .split_once(PORTABLE_SCAN_MARKER)
-        .map_or(SOURCE, |(kernels, _portable)| kernels);
+        .map_or(base, |(kernels, _portable)| kernels);
     Cow::Owned(format!("{kernels}{SUBGROUPS_SOURCE}"))
 }
 
@@ -93,8 +102,9 @@ impl Lookback {
         } else {
             ("lookback", ["lookback", "lookback_bits", "tile_atomic"])
         };
+        let wgsl = source_from(options.source.unwrap_or(SOURCE), subgroups);
         let module = if options.runtime_checks {
-            shader_module(device, label, &source(subgroups))
+            shader_module(device, label, &wgsl)
         } else {
             // SAFETY: every index in lookback.wgsl is guarded by the flag count
             // or the tile count (the same guards that keep the checked build
@@ -104,7 +114,7 @@ impl Lookback {
                 device.create_shader_module_trusted(
                     wgpu::ShaderModuleDescriptor {
                         label: Some(label),
-                        source: wgpu::ShaderSource::Wgsl(source(subgroups)),
+                        source: wgpu::ShaderSource::Wgsl(wgsl),
                     },
                     wgpu::ShaderRuntimeChecks::unchecked(),
                 )
