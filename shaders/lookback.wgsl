@@ -25,13 +25,16 @@
 // gpu/lookback.rs replaces them with shaders/lookback_subgroups.wgsl when the
 // device has SUBGROUP.
 
-const WORKGROUP_SIZE : u32 = 256u;
-// A u32 tile is ROWS rows of 1024 flags; invocation li loads flags 4·li .. 4·li+3
-// of each row as one vec4 (coalesced), all four before using any. The rows are
-// written out one by one below: indexing a vector or array by a loop counter
-// made NVIDIA's compiler keep them in local memory, at 2.4 times the run time.
-// Eight rows (tiles of 8192) measured the same at 2^26 flags and slower at 10^5.
-const ROWS : u32 = 4u;
+// 128 invocations of 32 flags each rather than 256 of 16: registers bound how many
+// invocations an SM runs at once, so this keeps twice the flags in flight for the
+// same registers (on an H200: 2^26 flags 220 µs instead of 268, BENCHMARKS.md v12).
+const WORKGROUP_SIZE : u32 = 128u;
+// A u32 tile is ROWS rows of 4·WORKGROUP_SIZE flags; invocation li loads flags
+// 4·li .. 4·li+3 of each row as one vec4 (coalesced), in two batches of four. The
+// rows are written out one by one below: indexing a vector or array by a loop
+// counter made NVIDIA's compiler keep them in local memory, at 2.4 times the run
+// time.
+const ROWS : u32 = 8u;
 // Flags per tile, for every entry point, and as bit words.
 const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;
 const TILE_WORDS : u32 = TILE / 32u;
@@ -66,13 +69,16 @@ const STAT_WORDS : u32 = 8u;
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
 
-// One row's visible indices (1024 flags), compacted in shared memory first so that
-// the global writes are whole consecutive runs: scattering 4-byte stores straight
-// to global memory cost twice the time at density 0.5 on an H200. A row, not the
-// whole tile: shared memory is what limits the workgroups an SM runs at once, and
-// on an H200 a 16 KiB stage allowed two (bench --stats, "at once"), 4 KiB eight.
+// Flags per row of a u32 tile (one vec4 per invocation).
 const ROW : u32 = 4u * WORKGROUP_SIZE;
-var<workgroup> staged         : array<u32, ROW>;
+// The visible indices of STAGE flags (two rows), compacted in shared memory first
+// so that the global writes are whole consecutive runs: scattering 4-byte stores
+// straight to global memory cost twice the time at density 0.5 on an H200. Two
+// rows, not the whole tile: shared memory limits the workgroups an SM runs at
+// once, and on an H200 a 16 KiB stage allowed two 256-invocation workgroups
+// (bench --stats, "at once"), 4 KiB eight.
+const STAGE : u32 = 2u * ROW;
+var<workgroup> staged         : array<u32, STAGE>;
 // Bits tiles: the words and the exclusive prefix of their popcounts.
 var<workgroup> tile_words     : array<u32, TILE_WORDS>;
 var<workgroup> word_prefix    : array<u32, TILE_WORDS>;
@@ -195,7 +201,7 @@ fn stage4(m : u32, pos : u32, e : u32) {
   }
 }
 
-// Invocation li's four vec4 of a u32 tile (rows 0..3).
+// Invocation li's four vec4 of half a u32 tile (rows 4h .. 4h+3).
 struct Rows {
   f0 : vec4<u32>,
   f1 : vec4<u32>,
@@ -203,24 +209,24 @@ struct Rows {
   f3 : vec4<u32>,
 }
 
-// A whole tile takes four unconditional loads, all in flight together.
-fn load_rows(tile : u32, li : u32, n : u32) -> Rows {
-  let v = tile * (TILE / 4u) + li;
+// Half `h` of the tile as 16 bits, one nibble per row: four loads in flight
+// together, unconditional when the tile is whole.
+fn half_nibbles(tile : u32, li : u32, n : u32, h : u32) -> u32 {
+  let v = tile * (TILE / 4u) + h * (TILE / 8u) + li;
   let w = WORKGROUP_SIZE;
+  var r : Rows;
   if ((tile + 1u) * (TILE / 4u) <= n / 4u) {
-    return Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
+    r = Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
+  } else {
+    r = Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
+             load4_checked(v + 3u * w, n));
   }
-  return Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
-              load4_checked(v + 3u * w, n));
-}
-
-// One nibble per row: bits 4k .. 4k+3 for row k.
-fn row_nibbles(r : Rows) -> u32 {
   return nibble(r.f0) | (nibble(r.f1) << 4u) | (nibble(r.f2) << 8u) | (nibble(r.f3) << 12u);
 }
 
+// Invocation li's 32 flags of a u32 tile: bits 4k .. 4k+3 for row k.
 fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
-  return row_nibbles(load_rows(tile, li, n));
+  return half_nibbles(tile, li, n, 0u) | (half_nibbles(tile, li, n, 1u) << 16u);
 }
 
 // A u32 tile takes its ticket, then loads that tile (`take_ticket`, then
@@ -231,40 +237,51 @@ fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
 // would share a return with the per-invocation flags), and Chrome would reject
 // every workgroupUniformLoad after `if (ticket.tile >= tiles) { return; }`.
 
-// Four scans in one: each row's count (at most 4 per invocation, 1024 per tile)
-// in a 16-bit half of a component. Returns the scan; `rows_total` sums it.
+// Eight scans in one: each row's count (at most 4 per invocation, 512 per row) in
+// a 16-bit half of a component. Returns the scan; `rows_total` sums it.
 fn scan_rows(li : u32, m : u32) -> Scan {
-  let c = countOneBits(vec4<u32>(m & 0xFu, (m >> 4u) & 0xFu, (m >> 8u) & 0xFu, m >> 12u));
-  return workgroup_scan(li, vec2<u32>(c.x | (c.y << 16u), c.z | (c.w << 16u)));
+  let lo = countOneBits((vec4<u32>(m) >> vec4<u32>(0u, 4u, 8u, 12u)) & vec4<u32>(0xFu));
+  let hi = countOneBits((vec4<u32>(m) >> vec4<u32>(16u, 20u, 24u, 28u)) & vec4<u32>(0xFu));
+  return workgroup_scan(li, vec4<u32>(lo.x | (lo.y << 16u), lo.z | (lo.w << 16u),
+                                      hi.x | (hi.y << 16u), hi.z | (hi.w << 16u)));
 }
 
 fn rows_total(scan : Scan) -> u32 {
-  let t = (scan.total.xy & vec2<u32>(0xFFFFu)) + (scan.total.xy >> vec2<u32>(16u));
-  return t.x + t.y;
+  let t = (scan.total & vec4<u32>(0xFFFFu)) + (scan.total >> vec4<u32>(16u));
+  return t.x + t.y + t.z + t.w;
 }
 
-// Writes the tile's visible indices to indices[base ..] in order, one row at a
+// Writes the tile's visible indices to indices[base ..] in order, two rows at a
 // time through `staged`: row k starts after all of rows < k.
 fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let t0 = scan.total.x & 0xFFFFu;
   let t1 = scan.total.x >> 16u;
   let t2 = scan.total.y & 0xFFFFu;
   let t3 = scan.total.y >> 16u;
+  let t4 = scan.total.z & 0xFFFFu;
+  let t5 = scan.total.z >> 16u;
+  let t6 = scan.total.w & 0xFFFFu;
+  let t7 = scan.total.w >> 16u;
   let e = tile * TILE + 4u * li;
-  write_row(li, m, scan.exclusive.x & 0xFFFFu, e, base, t0);
-  write_row(li, m >> 4u, scan.exclusive.x >> 16u, e + ROW, base + t0, t1);
-  write_row(li, m >> 8u, scan.exclusive.y & 0xFFFFu, e + 2u * ROW, base + t0 + t1, t2);
-  write_row(li, m >> 12u, scan.exclusive.y >> 16u, e + 3u * ROW, base + t0 + t1 + t2, t3);
+  let b2 = base + t0 + t1;
+  let b4 = b2 + t2 + t3;
+  let b6 = b4 + t4 + t5;
+  let x = scan.exclusive;
+  write_two_rows(li, m, x.x & 0xFFFFu, t0 + (x.x >> 16u), e, base, t0 + t1);
+  write_two_rows(li, m >> 8u, x.y & 0xFFFFu, t2 + (x.y >> 16u), e + 2u * ROW, b2, t2 + t3);
+  write_two_rows(li, m >> 16u, x.z & 0xFFFFu, t4 + (x.z >> 16u), e + 4u * ROW, b4, t4 + t5);
+  write_two_rows(li, m >> 24u, x.w & 0xFFFFu, t6 + (x.w >> 16u), e + 6u * ROW, b6, t6 + t7);
 }
 
-// One row: this invocation's four flags (bits of `m`, indices e .. e+3) staged at
-// `pos`, then the row's `count` indices written to indices[out ..]. Call it from
-// uniform control flow.
-fn write_row(li : u32, m : u32, pos : u32, e : u32, out : u32, count : u32) {
-  stage4(m, pos, e);
+// Two rows: this invocation's four flags of each (bits 0-3 and 4-7 of `m`, indices
+// e .. e+3 and e+ROW ..) staged at `pos0` and `pos1`, then their `count` indices
+// written to indices[out ..]. Call it from uniform control flow.
+fn write_two_rows(li : u32, m : u32, pos0 : u32, pos1 : u32, e : u32, out : u32, count : u32) {
+  stage4(m, pos0, e);
+  stage4(m >> 4u, pos1, e + ROW);
   workgroupBarrier();
   write_out(li, out, count);
-  // The next row overwrites `staged`.
+  // The next two rows overwrite `staged`.
   workgroupBarrier();
 }
 
@@ -288,7 +305,7 @@ fn scan_bits_tile(tile : u32, li : u32, n : u32) -> u32 {
   if (li < TILE_WORDS) {
     c = countOneBits(tile_words[li]);
   }
-  let scan = workgroup_scan(li, vec2<u32>(c, 0u));
+  let scan = workgroup_scan(li, vec4<u32>(c, 0u, 0u, 0u));
   if (li < TILE_WORDS) {
     word_prefix[li] = scan.exclusive.x;
   }
@@ -296,22 +313,22 @@ fn scan_bits_tile(tile : u32, li : u32, n : u32) -> u32 {
   return scan.total.x;
 }
 
-// Writes a bits tile's visible indices to indices[base ..], one row of 1024 flags
-// (32 words) at a time: in pass p of a row, invocation li stages flag 256·p + li
-// of the row (conflict-free consecutive shared-memory writes), then the row is
+// Writes a bits tile's visible indices to indices[base ..], STAGE flags (STAGE/32
+// words) at a time: in pass p, invocation li stages flag WORKGROUP_SIZE·p + li of
+// the stage (conflict-free consecutive shared-memory writes), then the stage is
 // written out. Call it from uniform control flow.
 fn write_bits_rows(tile : u32, li : u32, base : u32, total : u32) {
   let bit = li % 32u;
   let below = (1u << bit) - 1u;
-  let row_words = ROW / 32u;
-  for (var r = 0u; r < TILE / ROW; r = r + 1u) {
-    let first_word = r * row_words;
+  let stage_words = STAGE / 32u;
+  for (var r = 0u; r < TILE / STAGE; r = r + 1u) {
+    let first_word = r * stage_words;
     let start = word_prefix[first_word];
     var end = total;
-    if (r + 1u < TILE / ROW) {
-      end = word_prefix[first_word + row_words];
+    if (r + 1u < TILE / STAGE) {
+      end = word_prefix[first_word + stage_words];
     }
-    for (var p = 0u; p < ROW / WORKGROUP_SIZE; p = p + 1u) {
+    for (var p = 0u; p < STAGE / WORKGROUP_SIZE; p = p + 1u) {
       let w = first_word + p * (WORKGROUP_SIZE / 32u) + li / 32u;
       let word = tile_words[w];
       if (((word >> bit) & 1u) != 0u) {
@@ -346,7 +363,7 @@ fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
 // The fallback: adds the count of the nearest uncounted predecessor, found by the
 // whole workgroup from its flags (`part` is this invocation's share).
 fn count_past_blocked(li : u32, part : u32) {
-  let total = workgroup_scan(li, vec2<u32>(part, 0u)).total.x;
+  let total = workgroup_scan(li, vec4<u32>(part, 0u, 0u, 0u)).total.x;
   if (li == 0u) {
     look_exclusive = look_exclusive + total;
     look_remaining = look_remaining - 1u;
@@ -408,7 +425,7 @@ fn write_out(li : u32, base : u32, total : u32) {
   }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn lookback(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
@@ -433,7 +450,7 @@ fn lookback(
   stats_leave(li);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn lookback_bits(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
@@ -455,7 +472,7 @@ fn lookback_bits(
   stats_leave(li);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn tile_atomic(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
@@ -484,17 +501,17 @@ fn tile_atomic(
 // ---- portable workgroup_scan and look_back (replaced by shaders/lookback_subgroups.wgsl) ----
 
 struct Scan {
-  exclusive : vec2<u32>,
-  total : vec2<u32>,
+  exclusive : vec4<u32>,
+  total : vec4<u32>,
 }
 
-var<workgroup> scan_scratch : array<vec2<u32>, WORKGROUP_SIZE>;
+var<workgroup> scan_scratch : array<vec4<u32>, WORKGROUP_SIZE>;
 
 // Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
 // the workgroup's total: Hillis-Steele in shared memory. Read into a register,
 // barrier, write, barrier: without the middle barrier a neighbour could read a
 // half-updated value. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
+fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
   scan_scratch[li] = x;
   workgroupBarrier();
   for (var offset = 1u; offset < WORKGROUP_SIZE; offset = offset << 1u) {
@@ -576,7 +593,7 @@ fn walk_window(li : u32, remaining : u32, entry : vec2<u32>) -> u32 {
   let status = entry.x;
   let value = entry.y;
   let stops = select(0u, 1u, status != AGGREGATE);
-  let scan = workgroup_scan(li, vec2<u32>(value, stops));
+  let scan = workgroup_scan(li, vec4<u32>(value, stops, 0u, 0u));
   // Only the first non-aggregate has no stop before it; its exclusive sum adds
   // aggregates only (the sums past it are never used).
   if (stops == 1u && scan.exclusive.y == 0u) {

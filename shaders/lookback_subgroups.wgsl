@@ -17,15 +17,15 @@
 const MAX_SUBGROUPS : u32 = WORKGROUP_SIZE / 4u;
 
 struct Scan {
-  exclusive : vec2<u32>,
-  total : vec2<u32>,
+  exclusive : vec4<u32>,
+  total : vec4<u32>,
 }
 
-var<workgroup> subgroup_totals : array<vec2<u32>, MAX_SUBGROUPS>;
+var<workgroup> subgroup_totals : array<vec4<u32>, MAX_SUBGROUPS>;
 
 // Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
 // the workgroup's total. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
+fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
   // No builtin is needed: the portable variant's entry points cannot declare
   // subgroup builtins, and this is as cheap.
   let size = subgroupAdd(1u);
@@ -35,11 +35,11 @@ fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
   }
   workgroupBarrier();
   let subgroup = li / size;
-  var before = vec2<u32>(0u);
-  var total = vec2<u32>(0u);
+  var before = vec4<u32>(0u);
+  var total = vec4<u32>(0u);
   for (var s = 0u; s < WORKGROUP_SIZE / size; s = s + 1u) {
     let t = subgroup_totals[s];
-    before = before + select(vec2<u32>(0u), t, s < subgroup);
+    before = before + select(vec4<u32>(0u), t, s < subgroup);
     total = total + t;
   }
   // The next call overwrites subgroup_totals.
@@ -47,15 +47,13 @@ fn workgroup_scan(li : u32, x : vec2<u32>) -> Scan {
   return Scan(before + inclusive - x, total);
 }
 
-// Predecessor states each lane of the look-back subgroup reads in a wide round.
-const LANE_STATES : u32 = 4u;
-
 // The look-back of shaders/lookback.wgsl (same contract: false when look_exclusive
 // holds the count before the tile, true when the fallback is due), run by the
 // first subgroup alone, so that a round costs an L2 trip and a few subgroup
-// operations instead of workgroup barriers. A wide round reads LANE_STATES
-// predecessors per lane; while the nearest one has not published, single polls.
-// Call it from uniform control flow.
+// operations instead of workgroup barriers. A wide round reads one predecessor per
+// lane (one cache line for 32 lanes: four per lane measured slower on an H200);
+// while the nearest one has not published, single polls. Call it from uniform
+// control flow.
 fn look_back(li : u32, parity : u32) -> bool {
   let size = subgroupAdd(1u);
   let remaining = workgroupUniformLoad(&look_remaining);
@@ -96,10 +94,10 @@ fn first_in_ballot(b : vec4<u32>) -> u32 {
   return 128u;
 }
 
-// In the first subgroup (lane = li): lane l holds the predecessors at distances
-// LANE_STATES·l .. +3. The nearest non-aggregate among them (the "stop") ends the
-// round: everything nearer is summed; an inclusive stop ends the look-back, and a
-// stop at distance 0 means blocked. Lane 0 writes the result back.
+// In the first subgroup (lane = li): lane l reads the predecessor at distance l.
+// The nearest non-aggregate (the "stop") ends the round: the aggregates nearer are
+// summed; an inclusive stop ends the look-back, and a stop at distance 0 means
+// blocked. Lane 0 writes the result back.
 fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusive_in : u32) {
   var remaining = start;
   var exclusive = exclusive_in;
@@ -111,57 +109,27 @@ fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusi
       outcome = DONE;
       break;
     }
-    let count = select(1u, LANE_STATES * size, wide);
+    let count = select(1u, size, wide);
     if (wide) {
       stat_counts.x = stat_counts.x + 1u;
     }
-    let p = LANE_STATES * lane;
-    let e0 = state_at(p, count, remaining, parity);
-    let e1 = state_at(p + 1u, count, remaining, parity);
-    let e2 = state_at(p + 2u, count, remaining, parity);
-    let e3 = state_at(p + 3u, count, remaining, parity);
-    // This lane's first stop (4: none) and the aggregates before it.
-    var first = 4u;
-    var stop = e3;
-    var sum = e0.y + e1.y + e2.y + e3.y;
-    if (e2.x != AGGREGATE) {
-      first = 2u;
-      stop = e2;
-      sum = e0.y + e1.y;
-    }
-    if (e1.x != AGGREGATE) {
-      first = 1u;
-      stop = e1;
-      sum = e0.y;
-    }
-    if (e0.x != AGGREGATE) {
-      first = 0u;
-      stop = e0;
-      sum = 0u;
-    }
-    if (first == 4u && e3.x != AGGREGATE) {
-      first = 3u;
-      sum = e0.y + e1.y + e2.y;
-    }
-    let stop_lane = first_in_ballot(subgroupBallot(first < 4u));
+    let entry = state_at(lane, count, remaining, parity);
+    let stop_lane = first_in_ballot(subgroupBallot(entry.x != AGGREGATE));
+    exclusive = exclusive + subgroupAdd(select(0u, entry.y, lane < stop_lane));
     if (stop_lane >= size) {
       // All aggregates (and tile 0 lies beyond them).
-      exclusive = exclusive + subgroupAdd(sum);
       remaining = remaining - count;
-      wide = true;
       spins = 0u;
       continue;
     }
-    exclusive = exclusive + subgroupAdd(select(0u, sum, lane <= stop_lane));
-    let stop_status = subgroupShuffle(stop.x, stop_lane);
-    if (stop_status == INCLUSIVE) {
-      exclusive = exclusive + subgroupShuffle(stop.y, stop_lane);
+    let stop = subgroupShuffle(entry, stop_lane);
+    if (stop.x == INCLUSIVE) {
+      exclusive = exclusive + stop.y;
       outcome = DONE;
       break;
     }
-    let distance = LANE_STATES * stop_lane + subgroupShuffle(first, stop_lane);
-    remaining = remaining - distance;
-    if (distance == 0u) {
+    remaining = remaining - stop_lane;
+    if (stop_lane == 0u) {
       if (spins >= SPIN_LIMIT || STRESS_FALLBACK) {
         stat_counts.z = stat_counts.z + 1u;
         outcome = FALLBACK;
@@ -174,7 +142,7 @@ fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusi
     }
     // A stop that was read has not published: poll it alone. One that was not read
     // (past a single poll) may be anything: a wide round.
-    wide = distance >= count;
+    wide = stop_lane >= count;
   }
   if (lane == 0u) {
     look_exclusive = exclusive;

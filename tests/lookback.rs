@@ -437,11 +437,11 @@ fn lookback_shaders_validate_and_constants_match_rust() {
     assert!(!gpu_lookback::SUBGROUPS_SOURCE.contains("const WORKGROUP_SIZE"));
     let tile = gpu_lookback::TILE;
     assert!(source.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
-    assert!(source.contains("const ROWS : u32 = 4u;"));
+    assert!(source.contains("const ROWS : u32 = 8u;"));
     assert!(source.contains("const WINDOW : u32 = WORKGROUP_SIZE;"));
     // ROWS vec4 per invocation cover a u32 tile; a quarter of the workgroup loads a
     // bits tile as vec4.
-    assert_eq!(tile, size * 4 * 4);
+    assert_eq!(tile, size * 4 * 8);
     assert!(tile / 32 / 4 <= size);
     assert!(
         compaction_playground::gpu::pack_bits::SOURCE.contains(&format!(

@@ -9,7 +9,7 @@ use crate::trace::{
 };
 
 /// Invocations per workgroup.
-pub const WORKGROUP_SIZE: usize = 256;
+pub const WORKGROUP_SIZE: usize = 128;
 /// Flags per tile (128 bit words), in every entry point.
 pub const TILE: usize = 4096;
 /// The states hold 30-bit counts: the look-back methods take fewer flags than this.

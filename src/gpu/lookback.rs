@@ -61,8 +61,10 @@ pub fn source(subgroups: bool) -> Cow<'static, str> {
     source_from(SOURCE, subgroups)
 }
 
+/// `base` with its portable part replaced by the subgroup one; a `base` without
+/// the marker (a `LookbackOptions::source` written whole) is taken as it is.
 fn source_from(base: &'static str, subgroups: bool) -> Cow<'static, str> {
-    if !subgroups {
+    if !subgroups || !base.contains(PORTABLE_SCAN_MARKER) {
         return Cow::Borrowed(base);
     }
     let kernels = base
