@@ -30,7 +30,7 @@
 // same registers (on an H200: 2^26 flags 220 µs instead of 268, BENCHMARKS.md v12).
 const WORKGROUP_SIZE : u32 = 128u;
 // A u32 tile is ROWS rows of 4·WORKGROUP_SIZE flags; invocation li loads flags
-// 4·li .. 4·li+3 of each row as one vec4 (coalesced), in two batches of four. The
+// 4·li .. 4·li+3 of each row as one vec4 (coalesced), all eight at once. The
 // rows are written out one by one below: indexing a vector or array by a loop
 // counter made NVIDIA's compiler keep them in local memory, at 2.4 times the run
 // time.
@@ -201,7 +201,7 @@ fn stage4(m : u32, pos : u32, e : u32) {
   }
 }
 
-// Invocation li's four vec4 of half a u32 tile (rows 4h .. 4h+3).
+// Four of invocation li's vec4 of a u32 tile.
 struct Rows {
   f0 : vec4<u32>,
   f1 : vec4<u32>,
@@ -209,24 +209,27 @@ struct Rows {
   f3 : vec4<u32>,
 }
 
-// Half `h` of the tile as 16 bits, one nibble per row: four loads in flight
-// together, unconditional when the tile is whole.
-fn half_nibbles(tile : u32, li : u32, n : u32, h : u32) -> u32 {
-  let v = tile * (TILE / 4u) + h * (TILE / 8u) + li;
-  let w = WORKGROUP_SIZE;
-  var r : Rows;
-  if ((tile + 1u) * (TILE / 4u) <= n / 4u) {
-    r = Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
-  } else {
-    r = Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
-             load4_checked(v + 3u * w, n));
-  }
+// One nibble per row: bits 4k .. 4k+3 for row k of the four.
+fn rows_mask(r : Rows) -> u32 {
   return nibble(r.f0) | (nibble(r.f1) << 4u) | (nibble(r.f2) << 8u) | (nibble(r.f3) << 12u);
 }
 
-// Invocation li's 32 flags of a u32 tile: bits 4k .. 4k+3 for row k.
+// Invocation li's 32 flags of a u32 tile: bits 4k .. 4k+3 for row k. A whole tile
+// takes eight unconditional loads, all in flight together (in two batches of four
+// it ran 3-12 % slower on an H200, and the compiler gave it fewer workgroups).
 fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
-  return half_nibbles(tile, li, n, 0u) | (half_nibbles(tile, li, n, 1u) << 16u);
+  let v = tile * (TILE / 4u) + li;
+  let w = WORKGROUP_SIZE;
+  if ((tile + 1u) * (TILE / 4u) <= n / 4u) {
+    let lo = Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
+    let hi = Rows(input4[v + 4u * w], input4[v + 5u * w], input4[v + 6u * w], input4[v + 7u * w]);
+    return rows_mask(lo) | (rows_mask(hi) << 16u);
+  }
+  let lo = Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
+                load4_checked(v + 3u * w, n));
+  let hi = Rows(load4_checked(v + 4u * w, n), load4_checked(v + 5u * w, n),
+                load4_checked(v + 6u * w, n), load4_checked(v + 7u * w, n));
+  return rows_mask(lo) | (rows_mask(hi) << 16u);
 }
 
 // A u32 tile takes its ticket, then loads that tile (`take_ticket`, then
