@@ -378,6 +378,18 @@ fn blocked_tile() -> u32 {
   return workgroupUniformLoad(&look_remaining) - 1u;
 }
 
+// A look-back round found the nearest uncounted predecessor silent: whether it has
+// now been polled SPIN_LIMIT times, so that the fallback is due (else one more poll).
+fn fallback_due(spins : ptr<function, u32>) -> bool {
+  if (*spins >= SPIN_LIMIT || STRESS_FALLBACK) {
+    stat_counts.z = stat_counts.z + 1u;
+    return true;
+  }
+  *spins = *spins + 1u;
+  stat_counts.y = stat_counts.y + 1u;
+  return false;
+}
+
 // After the look-back: publishes the inclusive prefix, and the last tile writes the
 // count and the indirect arguments. Returns the tile's first output slot.
 fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 {
@@ -550,13 +562,10 @@ fn look_back(li : u32, parity : u32) -> bool {
       break;
     }
     if (outcome == BLOCKED) {
-      if (spins >= SPIN_LIMIT || STRESS_FALLBACK) {
-        stat_counts.z = stat_counts.z + 1u;
+      if (fallback_due(&spins)) {
         outcome = FALLBACK;
         break;
       }
-      spins = spins + 1u;
-      stat_counts.y = stat_counts.y + 1u;
       outcome = poll_nearest(li, parity);
     } else {
       spins = 0u;

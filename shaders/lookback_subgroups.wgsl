@@ -130,13 +130,10 @@ fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusi
     }
     remaining = remaining - stop_lane;
     if (stop_lane == 0u) {
-      if (spins >= SPIN_LIMIT || STRESS_FALLBACK) {
-        stat_counts.z = stat_counts.z + 1u;
+      if (fallback_due(&spins)) {
         outcome = FALLBACK;
         break;
       }
-      spins = spins + 1u;
-      stat_counts.y = stat_counts.y + 1u;
     } else {
       spins = 0u;
     }
