@@ -6,7 +6,7 @@
 // the counts in the workgroup, publishes the tile's count (its "aggregate") at
 // once, then looks back over its predecessors' published states until it has the
 // number of visible flags before the tile, publishes its inclusive prefix and
-// writes its indices row by row, each row compacted in shared memory first and
+// writes its indices two rows at a time, compacted in shared memory first and
 // written as one consecutive run. No second dispatch, and the flags are read once.
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
@@ -15,7 +15,7 @@
 // goes on past it (the fallback of Smith, Levien & Owens, "Decoupled Fallback",
 // 2025): every wait is bounded and the pass always finishes.
 //
-// Entry points, all with the same bindings 0-4:
+// Entry points, all with bindings 0-4 (the look-back ones also 5):
 // - `lookback`: u32 flags (any nonzero value is visible);
 // - `lookback_bits`: one bit per flag, 32 to a word, least significant first;
 // - `tile_atomic`: the same tiles, but each takes its output range with one global
@@ -27,7 +27,7 @@
 
 // 128 invocations of 32 flags each rather than 256 of 16: registers bound how many
 // invocations an SM runs at once, so this keeps twice the flags in flight for the
-// same registers (on an H200: 2^26 flags 220 µs instead of 268, BENCHMARKS.md v12).
+// same registers (on an H200: 2^26 flags 200 µs instead of 263, BENCHMARKS.md v13).
 const WORKGROUP_SIZE : u32 = 128u;
 // A u32 tile is ROWS rows of 4·WORKGROUP_SIZE flags; invocation li loads flags
 // 4·li .. 4·li+3 of each row as one vec4 (coalesced), all eight at once. The
@@ -53,7 +53,8 @@ override SPIN_LIMIT : u32 = 64u;
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
 // Measurement only (`bench --stats`): count look-back events in STAT_WORDS words at
-// the end of `tile_states`: wide rounds, polls, fallbacks, tiles.
+// the end of `tile_states`: wide rounds, polls, fallbacks, tiles, then the
+// workgroups running now and the most that ever ran at once.
 override STATS : bool = false;
 const STAT_WORDS : u32 = 8u;
 
@@ -180,7 +181,7 @@ fn bit_words4(v : u32, n : u32) -> vec4<u32> {
 }
 
 // Writes the indices of the visible flags among e .. e+3 (bits of `m`) to
-// staged[pos ..], pos being counted from the start of the row.
+// staged[pos ..], pos being counted from the start of the stage.
 fn stage4(m : u32, pos : u32, e : u32) {
   var p = pos;
   if ((m & 1u) != 0u) {
