@@ -15,7 +15,10 @@ use std::time::Instant;
 
 use compaction_playground::gpu::kernel::{storage_buffer, words, Kernel};
 use compaction_playground::gpu::readback::{self, Readback};
-use compaction_playground::gpu::{copy_vec4, lookback::LookbackOptions};
+use compaction_playground::gpu::{
+    copy_vec4,
+    lookback::{self, LookbackOptions},
+};
 use compaction_playground::{cpu, flags, Compaction, Compactor, GpuContext, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
@@ -567,35 +570,30 @@ fn main() -> ExitCode {
         stats: args.stats,
         ..LookbackOptions::default()
     };
-    let mut compactors = vec![Compactor::with_options(&gpu.device, &gpu.queue, base)];
-    if args.portable && compactors[0].uses_subgroups() {
-        let options = LookbackOptions {
-            subgroups: false,
-            ..base
-        };
-        compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
-    }
-    if args.unchecked {
-        let options = LookbackOptions {
-            runtime_checks: false,
-            ..base
-        };
-        compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
-    }
-    for &(_, source) in &args.sources {
-        let options = LookbackOptions {
-            source: Some(source),
-            ..base
-        };
-        compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+    // The default kernels, then each --source file; each followed by its portable
+    // (--portable, default only) and unchecked (--unchecked) builds.
+    let mut variants = Vec::new();
+    let sources = std::iter::once(None).chain(args.sources.iter().map(|&(_, s)| Some(s)));
+    for source in sources {
+        let options = LookbackOptions { source, ..base };
+        variants.push(options);
+        if source.is_none() && args.portable && lookback::uses_subgroups(&gpu.device, base) {
+            variants.push(LookbackOptions {
+                subgroups: false,
+                ..options
+            });
+        }
         if args.unchecked {
-            let options = LookbackOptions {
+            variants.push(LookbackOptions {
                 runtime_checks: false,
                 ..options
-            };
-            compactors.push(Compactor::with_options(&gpu.device, &gpu.queue, options));
+            });
         }
     }
+    let compactors: Vec<Compactor> = variants
+        .into_iter()
+        .map(|options| Compactor::with_options(&gpu.device, &gpu.queue, options))
+        .collect();
 
     let copy = copy_vec4::copy_vec4(&gpu.device);
     let timer = Timer::new(&gpu, args.reps);
