@@ -8,6 +8,8 @@
 //! - [`cpu`] mirrors every kernel on the CPU: the tests' oracle and the page's
 //!   fallback without WebGPU.
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod compactor;
 pub mod cpu;
 pub mod error;

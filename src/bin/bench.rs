@@ -19,7 +19,7 @@ use compaction_playground::gpu::{
     copy_vec4,
     lookback::{self, LookbackOptions},
 };
-use compaction_playground::{cpu, flags, Compaction, Compactor, GpuContext, Method};
+use compaction_playground::{cli, cpu, flags, Compaction, Compactor, GpuContext, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json] \
@@ -82,18 +82,9 @@ fn parse_args() -> Result<Args, String> {
         json: false,
         sources: Vec::new(),
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next())
-                .ok_or(format!("{name} needs a value; {USAGE}"))
-        };
+    let mut options = cli::Options::new(std::env::args().skip(1));
+    while let Some((name, inline)) = options.next_option() {
+        let mut value = || options.value(&name, inline.clone(), USAGE);
         match name.as_str() {
             "--sizes" => args.sizes = list(&value()?, "--sizes")?,
             "--density" | "--densities" => args.densities = list(&value()?, "--density")?,

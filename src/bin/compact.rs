@@ -5,7 +5,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use compaction_playground::flags::{self, FlagsFormat};
-use compaction_playground::{Compactor, GpuContext, Method};
+use compaction_playground::{cli, Compactor, GpuContext, Method};
 
 fn usage() -> String {
     let methods: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -27,23 +27,15 @@ fn parse_args() -> Result<Args, String> {
         input: None,
         format: FlagsFormat::List,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next())
-                .ok_or(format!("{name} needs a value; {}", usage()))
-        };
+    let mut options = cli::Options::new(std::env::args().skip(1));
+    while let Some((name, inline)) = options.next_option() {
+        let help = usage();
+        let mut value = || options.value(&name, inline.clone(), &help);
         match name.as_str() {
             "--method" => args.method = value()?.parse().map_err(|e| format!("{e}"))?,
             "--input" => args.input = Some(value()?),
             "--flags-format" => args.format = value()?.parse().map_err(|e| format!("{e}"))?,
-            other => return Err(format!("unknown argument `{other}`; {}", usage())),
+            other => return Err(format!("unknown argument `{other}`; {help}")),
         }
     }
     Ok(args)

@@ -1,0 +1,58 @@
+//! The command-line options of the `compact` and `bench` binaries: `--name value` or
+//! `--name=value`, in any order.
+
+/// The options left to read.
+pub struct Options<I: Iterator<Item = String>> {
+    rest: I,
+}
+
+impl<I: Iterator<Item = String>> Options<I> {
+    /// Options from the arguments after the program name.
+    pub fn new(rest: I) -> Self {
+        Self { rest }
+    }
+
+    /// The next option's name, and its value if it came as `--name=value`.
+    pub fn next_option(&mut self) -> Option<(String, Option<String>)> {
+        let arg = self.rest.next()?;
+        Some(match arg.split_once('=') {
+            Some((name, value)) => (name.to_string(), Some(value.to_string())),
+            None => (arg, None),
+        })
+    }
+
+    /// The value of option `name`: `inline` (from `--name=value`) or the next
+    /// argument. `usage` ends the error when there is none.
+    pub fn value(
+        &mut self,
+        name: &str,
+        inline: Option<String>,
+        usage: &str,
+    ) -> Result<String, String> {
+        inline
+            .or_else(|| self.rest.next())
+            .ok_or_else(|| format!("{name} needs a value; {usage}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    #[test]
+    fn takes_inline_and_separate_values() {
+        let args = ["--a=1", "--b", "2", "--c"].map(String::from);
+        let mut options = Options::new(args.into_iter());
+        let (name, inline) = options.next_option().expect("--a");
+        assert_eq!((name.as_str(), inline.as_deref()), ("--a", Some("1")));
+        assert_eq!(options.value(&name, inline, "u").as_deref(), Ok("1"));
+        let (name, inline) = options.next_option().expect("--b");
+        assert_eq!(options.value(&name, inline, "u").as_deref(), Ok("2"));
+        let (name, inline) = options.next_option().expect("--c");
+        assert_eq!(
+            options.value(&name, inline, "usage: x"),
+            Err("--c needs a value; usage: x".to_string())
+        );
+        assert!(options.next_option().is_none());
+    }
+}
