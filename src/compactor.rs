@@ -501,8 +501,12 @@ impl Compactor {
                 if len > 0 {
                     push(
                         KernelId::PackBits,
-                        &[words(flags, len), words(&packed, bit_words)],
-                        len,
+                        &[
+                            self.vec4_view(flags, len),
+                            words(flags, len),
+                            words(&packed, bit_words),
+                        ],
+                        bit_words,
                     );
                 }
                 Some(packed)
@@ -520,16 +524,8 @@ impl Compactor {
                 Method::LookbackBits => KernelId::LookbackBits,
                 _ => KernelId::TileAtomic,
             };
-            // The bulk as vec4, the tail as u32 (a buffer shorter than a vec4 binds
-            // a stand-in the kernel never reads).
-            let vec4_words = input_words / 4 * 4;
-            let input4 = if vec4_words > 0 {
-                words(words_buffer, vec4_words)
-            } else {
-                words(&self.empty_vec4, 4)
-            };
             let mut bindings = vec![
-                input4,
+                self.vec4_view(words_buffer, input_words),
                 words(words_buffer, input_words),
                 words(&indices, len),
                 words(&tile_states, tiles + 1 + stat_words),
@@ -600,6 +596,18 @@ impl Compactor {
                 }
             })
             .collect()
+    }
+
+    /// The vec4 view of `buffer`'s first `len` words: the bulk as vec4 (the kernels
+    /// read the tail as u32); a buffer shorter than a vec4 binds a stand-in the
+    /// kernels never read.
+    fn vec4_view<'a>(&'a self, buffer: &'a wgpu::Buffer, len: u64) -> wgpu::BufferBinding<'a> {
+        let vec4_words = len / 4 * 4;
+        if vec4_words > 0 {
+            words(buffer, vec4_words)
+        } else {
+            words(&self.empty_vec4, 4)
+        }
     }
 
     fn kernel(&self, id: KernelId) -> &Kernel {

@@ -116,6 +116,9 @@ fn parse_args() -> Result<Args, String> {
     if args.reps == 0 {
         return Err("--reps must be at least 1".into());
     }
+    if args.sizes.iter().any(|&n| n < 4) {
+        return Err("--sizes: each size must be at least 4 (the copy reference moves vec4)".into());
+    }
     if args.densities.iter().any(|d| !(0.0..=1.0).contains(d)) {
         return Err("--density must lie in [0, 1]".into());
     }

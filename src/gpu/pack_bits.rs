@@ -5,7 +5,7 @@ use super::kernel::{shader_module, Kernel};
 pub const SOURCE: &str = include_str!("../../shaders/pack_bits.wgsl");
 pub const WORKGROUP_SIZE: u32 = 256;
 
-/// Bindings: flags, bits.
+/// Bindings: flags as vec4, flags, bits. One invocation per output word.
 pub fn pack_bits(device: &wgpu::Device) -> Kernel {
     let module = shader_module(device, "pack_bits", SOURCE);
     Kernel::new(
