@@ -419,6 +419,30 @@ fn write_out(li : u32, base : u32, total : u32) {
   }
 }
 
+// The rest of a look-back tile once its flags are `nibbles` (as `tile_nibbles`
+// gives them): scan, publish, look back, write. `bits` says how the fallback counts
+// a blocked predecessor: from bit words or from u32 flags. Call it from uniform
+// control flow.
+fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool) {
+  stats_enter(li);
+  let scan = scan_rows(li, nibbles);
+  let total = rows_total(scan);
+  publish_aggregate(li, ticket, total);
+  while (look_back(li, ticket.parity)) {
+    let blocked = blocked_tile();
+    var part : u32;
+    if (bits) {
+      part = count_bits(blocked, li, n);
+    } else {
+      part = count_flags(blocked, li, n);
+    }
+    count_past_blocked(li, part);
+  }
+  let base = finish_look_back(li, ticket, total, (n + TILE - 1u) / TILE);
+  write_rows(ticket.tile, li, nibbles, scan, base);
+  stats_leave(li);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn lookback(
   @builtin(local_invocation_index) li : u32,
@@ -432,16 +456,7 @@ fn lookback(
   if (ticket.tile >= tiles) {
     return;
   }
-  stats_enter(li);
-  let scan = scan_rows(li, nibbles);
-  let total = rows_total(scan);
-  publish_aggregate(li, ticket, total);
-  while (look_back(li, ticket.parity)) {
-    count_past_blocked(li, count_flags(blocked_tile(), li, n));
-  }
-  let base = finish_look_back(li, ticket, total, tiles);
-  write_rows(ticket.tile, li, nibbles, scan, base);
-  stats_leave(li);
+  look_back_tile(li, ticket, nibbles, n, false);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -455,17 +470,7 @@ fn lookback_bits(
   if (ticket.tile >= tiles) {
     return;
   }
-  stats_enter(li);
-  let nibbles = bits_nibbles(ticket.tile, li, n);
-  let scan = scan_rows(li, nibbles);
-  let total = rows_total(scan);
-  publish_aggregate(li, ticket, total);
-  while (look_back(li, ticket.parity)) {
-    count_past_blocked(li, count_bits(blocked_tile(), li, n));
-  }
-  let base = finish_look_back(li, ticket, total, tiles);
-  write_rows(ticket.tile, li, nibbles, scan, base);
-  stats_leave(li);
+  look_back_tile(li, ticket, bits_nibbles(ticket.tile, li, n), n, true);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
