@@ -192,8 +192,14 @@ setup_node_modules() {
     why="package.json changed"
   elif [[ -f "$root/package-lock.json" && "$root/package-lock.json" -nt "$stamp" ]]; then
     why="package-lock.json changed"
-  elif [[ ! -d "$root/node_modules/playwright-core" ]]; then
-    why="playwright-core missing"
+  else
+    local dep
+    for dep in playwright-core esbuild-wasm binaryen; do
+      if [[ ! -d "$root/node_modules/$dep" ]]; then
+        why="$dep missing"
+        break
+      fi
+    done
   fi
   if [[ -z "$why" ]]; then
     setup_log "node_modules up to date (node $(node --version))"
@@ -209,7 +215,10 @@ setup_node_modules() {
     setup_log "npm install ($why)"
     (cd "$root" && npm install --no-audit --no-fund </dev/null)
   fi
-  [[ -d "$root/node_modules/playwright-core" ]] || setup_die "npm did not install playwright-core"
+  local dep
+  for dep in playwright-core esbuild-wasm binaryen; do
+    [[ -d "$root/node_modules/$dep" ]] || setup_die "npm did not install $dep"
+  done
   touch "$stamp"
 }
 

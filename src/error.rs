@@ -35,6 +35,8 @@ pub enum Error {
         method: &'static str,
         feature: &'static str,
     },
+    #[error("the GPU device was lost ({0}); open a new one to go on")]
+    DeviceLost(String),
     #[error("reading the result back from the GPU failed: {0}")]
     Readback(String),
     #[error("the GPU reported an error: {0}")]

@@ -1,13 +1,14 @@
-//! The whole wasm-bindgen boundary: one class, `Playground`, plus flag helpers.
-//! Only plain numbers, strings, objects and `Uint32Array`s cross into JS; every
-//! error becomes a JS `Error` with a readable message and a `kind`.
+//! The whole wasm-bindgen boundary: one class, `Playground`, plus flag helpers
+//! and the kernels' layout constants. Only plain numbers, strings, objects and
+//! `Uint32Array`s cross into JS; every error becomes a JS `Error` with a
+//! readable message and a `kind`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 
 mod convert;
 mod render;
+mod shared;
 
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
@@ -15,66 +16,54 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::gpu::draw_instances::{DrawInstances, OffscreenImage};
 use crate::trace::TileSchedule;
-use crate::{cpu, flags, output, Compactor, Error, GpuContext, Method, MAX_TRACE_FLAGS};
-use convert::js_error;
+use crate::{cpu, flags, output, Compactor, Error, LookbackOptions, Method, MAX_TRACE_FLAGS};
+use convert::{js_error, object};
 use render::{run_gpu, Canvas, Gpu};
+use shared::{listen, shared_gpu, unlisten, SharedGpu};
 
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-thread_local! {
-    /// The page's `onEvent(kind, message)`; wgpu's callbacks must be `Send`, so
-    /// they reach it through this (wasm has one thread).
-    static ON_EVENT: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
-}
-
-fn emit(kind: &str, message: &str) {
-    ON_EVENT.with(|cb| {
-        if let Some(cb) = cb.borrow().as_ref() {
-            let _ = cb.call2(&JsValue::NULL, &kind.into(), &message.into());
-        }
-    });
-}
-
 struct State {
     /// `None`: no WebGPU; everything runs on the CPU mirror ("CPU reference").
     gpu: Option<Gpu>,
-    flags: RefCell<Vec<u32>>,
+    /// Shared with the calls in flight, which took them when they were made.
+    flags: RefCell<Rc<[u32]>>,
 }
 
 /// Compaction on the page's GPU (or on the CPU mirror), for the playground and
-/// for documentation sites that embed it.
+/// for documentation sites that embed it. Every playground of a page shares
+/// one device and its compiled pipelines; their GPU work runs one call at a time.
 #[wasm_bindgen]
 pub struct Playground {
     state: Rc<State>,
+    /// This playground's `onEvent`, registered with the shared device.
+    listener: Option<u32>,
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        if let Some(id) = self.listener {
+            unlisten(id);
+        }
+    }
 }
 
 #[wasm_bindgen]
 impl Playground {
-    /// Opens WebGPU. Rejects with an `Error` whose `kind` is `no-webgpu`,
-    /// `no-adapter` or `device`. `onEvent(kind, message)` is called later with
-    /// `device-lost` or `uncaptured-error`.
+    /// Opens WebGPU (or joins the device other playgrounds of the page opened).
+    /// Rejects with an `Error` whose `kind` is `no-webgpu`, `no-adapter` or
+    /// `device`. `onEvent(kind, message)` is called later with `device-lost`
+    /// or `uncaptured-error`, for this playground's device only.
     pub fn create(on_event: Option<js_sys::Function>) -> js_sys::Promise {
-        ON_EVENT.with(|cb| *cb.borrow_mut() = on_event);
         future_to_promise(async move {
-            let context = GpuContext::new().await.map_err(js_error)?;
-            context.device.set_device_lost_callback(|reason, message| {
-                emit("device-lost", &format!("{reason:?}: {message}"));
-            });
-            context.device.on_uncaptured_error(Arc::new(|error| {
-                emit("uncaptured-error", &error.to_string())
-            }));
-            let compactor = Compactor::new(&context.device, &context.queue);
-            let gpu = Gpu {
-                context,
-                compactor,
-                flags: RefCell::new(None),
-                canvas: RefCell::new(None),
-                image: RefCell::new(None),
-            };
-            Ok(Playground::with(Some(gpu)).into())
+            let shared = shared_gpu().await?;
+            let listener = on_event.map(|callback| listen(&shared, callback));
+            let mut playground = Playground::with(Some(Gpu::new(shared)));
+            playground.listener = listener;
+            Ok(playground.into())
         })
     }
 
@@ -88,8 +77,9 @@ impl Playground {
         Playground {
             state: Rc::new(State {
                 gpu,
-                flags: RefCell::new(Vec::new()),
+                flags: RefCell::new(Rc::from([])),
             }),
+            listener: None,
         }
     }
 
@@ -107,7 +97,7 @@ impl Playground {
     #[wasm_bindgen(getter, js_name = adapterName)]
     pub fn adapter_name(&self) -> String {
         match &self.state.gpu {
-            Some(gpu) => gpu.context.adapter_name(),
+            Some(gpu) => gpu.shared.context.adapter_name(),
             None => "CPU reference".into(),
         }
     }
@@ -116,7 +106,7 @@ impl Playground {
     #[wasm_bindgen(getter, js_name = maxFlags)]
     pub fn max_flags(&self) -> f64 {
         match &self.state.gpu {
-            Some(gpu) => gpu.compactor.max_flags() as f64,
+            Some(gpu) => gpu.shared.compactor.max_flags() as f64,
             None => f64::from(u32::MAX),
         }
     }
@@ -136,14 +126,16 @@ impl Playground {
     }
 
     /// Uploads the flags (any nonzero value is visible). Throws `too-large` when
-    /// the device cannot bind them; the previous flags stay.
+    /// the device cannot bind them; the previous flags stay. Calls made before
+    /// keep the flags they were made with.
     #[wasm_bindgen(js_name = setFlags)]
     pub fn set_flags(&self, flags: &[u32]) -> Result<(), JsValue> {
         if let Some(gpu) = &self.state.gpu {
-            let buffer = gpu.compactor.upload(flags).map_err(js_error)?;
+            gpu.shared.check().map_err(js_error)?;
+            let buffer = gpu.shared.compactor.upload(flags).map_err(js_error)?;
             *gpu.flags.borrow_mut() = Some(buffer);
         }
-        *self.state.flags.borrow_mut() = flags.to_vec();
+        *self.state.flags.borrow_mut() = Rc::from(flags);
         Ok(())
     }
 
@@ -151,21 +143,19 @@ impl Playground {
     /// `drawIndirect`. The page sizes the canvas (by `devicePixelRatio`).
     #[wasm_bindgen(js_name = attachCanvas)]
     pub fn attach_canvas(&self, canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
-        let Some(gpu) = &self.state.gpu else {
-            return Err(js_error(Error::NoWebGpu("drawing needs WebGPU".into())));
-        };
+        let gpu = self.drawing()?;
+        let context = &gpu.shared.context;
         let (width, height) = (canvas.width().max(1), canvas.height().max(1));
-        let surface = gpu
-            .context
+        let surface = context
             .instance
             .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
             .map_err(|e| js_error(Error::Gpu(e.to_string())))?;
         let mut config = surface
-            .get_default_config(&gpu.context.adapter, width, height)
+            .get_default_config(&context.adapter, width, height)
             .ok_or_else(|| js_error(Error::Gpu("the canvas cannot be drawn to".into())))?;
         config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        surface.configure(&gpu.context.device, &config);
-        let draw = DrawInstances::new(&gpu.context.device, config.format);
+        surface.configure(&context.device, &config);
+        let draw = DrawInstances::new(&context.device, config.format);
         *gpu.canvas.borrow_mut() = Some(Canvas {
             surface,
             config,
@@ -181,32 +171,43 @@ impl Playground {
     /// same `drawIndirect`, for browsers that cannot present a WebGPU canvas.
     #[wasm_bindgen(js_name = attachImage)]
     pub fn attach_image(&self, width: u32, height: u32) -> Result<(), JsValue> {
-        let Some(gpu) = &self.state.gpu else {
-            return Err(js_error(Error::NoWebGpu("drawing needs WebGPU".into())));
-        };
-        let max = gpu.context.device.limits().max_texture_dimension_2d;
+        let gpu = self.drawing()?;
+        let device = &gpu.shared.context.device;
+        let max = device.limits().max_texture_dimension_2d;
         let (width, height) = (width.clamp(1, max), height.clamp(1, max));
-        *gpu.image.borrow_mut() = Some(Rc::new(OffscreenImage::new(
-            &gpu.context.device,
-            width,
-            height,
-        )));
+        let image = OffscreenImage::new(device, width, height);
+        *gpu.image.borrow_mut() = Some(Rc::new(image));
         *gpu.canvas.borrow_mut() = None;
         Ok(())
     }
 
+    fn drawing(&self) -> Result<&Gpu, JsValue> {
+        let Some(gpu) = &self.state.gpu else {
+            return Err(js_error(Error::NoWebGpu("drawing needs WebGPU".into())));
+        };
+        gpu.shared.check().map_err(js_error)?;
+        Ok(gpu)
+    }
+
     /// Compacts the current flags with `method` (`"atomic"`, `"aggregated"`,
-    /// `"scan"`). Resolves to `{ method, indices: Uint32Array, count,
+    /// `"scan"`, …). Resolves to `{ method, indices: Uint32Array, count,
     /// instanceCount, vertexCount, hash, backend }`; `instanceCount` is read
     /// back from the indirect-args buffer the GPU wrote, `hash` is FNV-1a of
     /// the index buffer. Draws into the attached canvas in the same submission.
     pub fn run(&self, method: String) -> js_sys::Promise {
         let state = self.state.clone();
+        let flags = state.flags.borrow().clone();
+        let buffer = state.gpu.as_ref().and_then(|g| g.flags.borrow().clone());
+        let method = method.parse::<Method>();
         future_to_promise(async move {
-            let method: Method = method.parse().map_err(js_error)?;
-            let flags = state.flags.borrow().clone();
+            let method = method.map_err(js_error)?;
             let (out, image) = match &state.gpu {
-                Some(gpu) => run_gpu(gpu, &flags, method).await,
+                Some(gpu) => {
+                    let _turn = gpu.shared.lock.lock().await;
+                    gpu.shared.check().map_err(js_error)?;
+                    let result = run_gpu(gpu, &flags, buffer, method).await;
+                    result.map_err(|e| after_loss(&gpu.shared, e))
+                }
                 None => Ok((
                     cpu::compact(&flags, method, Compactor::DEFAULT_VERTEX_COUNT),
                     None,
@@ -226,10 +227,15 @@ impl Playground {
     #[wasm_bindgen(js_name = scanTrace)]
     pub fn scan_trace(&self) -> js_sys::Promise {
         let state = self.state.clone();
+        let flags = state.flags.borrow().clone();
         future_to_promise(async move {
-            let flags = state.flags.borrow().clone();
             let trace = match &state.gpu {
-                Some(gpu) => gpu.compactor.trace_scan(&flags).await.map_err(js_error)?,
+                Some(gpu) => {
+                    let _turn = gpu.shared.lock.lock().await;
+                    gpu.shared.check().map_err(js_error)?;
+                    let trace = gpu.shared.compactor.trace_scan(&flags).await;
+                    trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
+                }
                 None => {
                     check_cpu_trace(flags.len())?;
                     cpu::trace_scan(&flags)
@@ -245,15 +251,17 @@ impl Playground {
     #[wasm_bindgen(js_name = atomicTrace)]
     pub fn atomic_trace(&self, method: String) -> js_sys::Promise {
         let state = self.state.clone();
+        let flags = state.flags.borrow().clone();
+        let method = method.parse::<Method>();
         future_to_promise(async move {
-            let method: Method = method.parse().map_err(js_error)?;
-            let flags = state.flags.borrow().clone();
+            let method = method.map_err(js_error)?;
             let trace = match &state.gpu {
-                Some(gpu) => gpu
-                    .compactor
-                    .trace_atomic(&flags, method)
-                    .await
-                    .map_err(js_error)?,
+                Some(gpu) => {
+                    let _turn = gpu.shared.lock.lock().await;
+                    gpu.shared.check().map_err(js_error)?;
+                    let trace = gpu.shared.compactor.trace_atomic(&flags, method).await;
+                    trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
+                }
                 None => {
                     check_cpu_trace(flags.len())?;
                     cpu::trace_atomic(&flags, method)
@@ -281,23 +289,29 @@ impl Playground {
         stalled: Option<u32>,
     ) -> js_sys::Promise {
         let state = self.state.clone();
+        let flags = state.flags.borrow().clone();
+        let method = method.parse::<Method>();
+        let schedule = TileSchedule {
+            in_flight: in_flight
+                .unwrap_or(TileSchedule::default().in_flight)
+                .max(1),
+            stalled,
+        };
         future_to_promise(async move {
-            let method: Method = method.parse().map_err(js_error)?;
-            let schedule = TileSchedule {
-                in_flight: in_flight
-                    .unwrap_or(TileSchedule::default().in_flight)
-                    .max(1),
-                stalled,
-            };
-            let flags = state.flags.borrow().clone();
+            let method = method.map_err(js_error)?;
             let (trace, states) = match &state.gpu {
-                Some(gpu) => (
-                    gpu.compactor
+                Some(gpu) => {
+                    let _turn = gpu.shared.lock.lock().await;
+                    gpu.shared.check().map_err(js_error)?;
+                    let compactor = &gpu.shared.compactor;
+                    let trace = compactor
                         .trace_tiles_scheduled(&flags, method, &schedule)
-                        .await
-                        .map_err(js_error)?,
-                    "gpu",
-                ),
+                        .await;
+                    (
+                        trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?,
+                        "gpu",
+                    )
+                }
                 None => (
                     cpu::trace_tiles(&flags, method, &schedule).map_err(js_error)?,
                     "cpu reference",
@@ -313,6 +327,11 @@ impl Playground {
     }
 }
 
+/// A call that failed because the device went away says so.
+fn after_loss(shared: &SharedGpu, error: Error) -> Error {
+    shared.check().err().unwrap_or(error)
+}
+
 fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
     if len > MAX_TRACE_FLAGS {
         return Err(js_error(Error::TraceTooLarge {
@@ -321,6 +340,31 @@ fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
         }));
     }
     Ok(())
+}
+
+/// The kernels' layout, so that the page never copies a constant:
+/// `{ block, tile, noSlot, spinLimit, maxTraceFlags, methods: [{ name,
+/// preservesOrder, usesTiles }] }`.
+#[wasm_bindgen]
+pub fn layout() -> JsValue {
+    let methods: Array = Method::ALL
+        .iter()
+        .map(|m| {
+            object(&[
+                ("name", m.name().into()),
+                ("preservesOrder", m.preserves_order().into()),
+                ("usesTiles", m.uses_tiles().into()),
+            ])
+        })
+        .collect();
+    object(&[
+        ("block", (cpu::scan_block::BLOCK as u32).into()),
+        ("tile", (cpu::lookback::TILE as u32).into()),
+        ("noSlot", crate::NO_SLOT.into()),
+        ("spinLimit", LookbackOptions::default().spin_limit.into()),
+        ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
+        ("methods", methods.into()),
+    ])
 }
 
 /// Parses what a person types or pastes: `1,0,0,1`, `1 0 2` or `1001`. Throws

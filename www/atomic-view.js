@@ -3,10 +3,11 @@
 // and hash beside the scan's, saying honestly whether the order moved.
 
 import { h, replace, grouped, hex32, uniqueId } from './dom.js';
+import { layout } from './layout.js';
+import { isSoftwareAdapter } from './status.js';
 
 const SLOT_CELLS = 512; // slots shown cell by cell
 const ORDER_SHOWN = 24; // indices of each run's order shown in the table
-export const NO_SLOT = 0xffffffff;
 
 export class AtomicView {
   /**
@@ -69,6 +70,12 @@ export class AtomicView {
     return Number.isFinite(r) ? Math.max(1, Math.min(64, r)) : 8;
   }
 
+  /** Shows the slots of `method` (atomic or aggregated) from now on. */
+  choose(method) {
+    for (const r of this.radios) r.checked = r.value === method;
+    this.method = method;
+  }
+
   setBusy(busy) {
     this.repeatButton.disabled = busy;
   }
@@ -84,7 +91,7 @@ export class AtomicView {
     const cells = [];
     for (let i = 0; i < shown; i++) {
       const slot = trace.slots[i];
-      const visible = slot !== NO_SLOT;
+      const visible = slot !== layout.noSlot;
       cells.push(
         h(
           'span',
@@ -164,7 +171,7 @@ export class AtomicView {
 function whyStable(backend, adapter, n) {
   if (backend === 'cpu') return 'the CPU reference runs the invocations one after another, in index order, so its "atomic" order is the sequential one.';
   const size = n <= 64 ? `with ${grouped(n)} flags every invocation sits in one workgroup` : `with ${grouped(n)} flags`;
-  const software = /\(Cpu,|swiftshader|llvmpipe|lavapipe/i.test(adapter ?? '');
+  const software = isSoftwareAdapter(adapter);
   return software
     ? `this adapter is WebGPU implemented on the CPU (like SwiftShader), which tends to run workgroups in a fixed order, and ${size}.`
     : `${size}, the workgroups happened to finish in the same order on this GPU.`;

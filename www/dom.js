@@ -1,5 +1,8 @@
 // Tiny DOM helpers: no framework, no inline styles (the page runs under a CSP
 // without 'unsafe-inline'), every testable element carries a data-testid.
+// A listener's error (thrown, or a rejected promise it returns) is sent up as a
+// `cp-error` event, which the playground shows in its own status line: the
+// element reports its own errors, and never listens on the window for them.
 
 /**
  * h('button', { class: 'x', 'data-testid': 'run', onclick: fn }, 'Run')
@@ -13,7 +16,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === false || value === null || value === undefined) continue;
     if (key.startsWith('on') && typeof value === 'function') {
-      el.addEventListener(key.slice(2), value);
+      el.addEventListener(key.slice(2), guarded(value, el));
     } else if (key === 'text') {
       el.textContent = value;
     } else {
@@ -22,6 +25,21 @@ export function h(tag, attrs = {}, ...children) {
   }
   append(el, children);
   return el;
+}
+
+/** `fn`, with its errors reported from `el` (see the top of this file). */
+export function guarded(fn, el) {
+  const report = (error) => el.dispatchEvent(new CustomEvent('cp-error', { bubbles: true, detail: error }));
+  return (...args) => {
+    try {
+      const result = fn(...args);
+      if (typeof result?.catch === 'function') result.catch(report);
+      return result;
+    } catch (error) {
+      report(error);
+      return undefined;
+    }
+  };
 }
 
 export function svg(tag, attrs = {}, ...children) {

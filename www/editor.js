@@ -71,8 +71,9 @@ export class FlagEditor {
       cell.tabIndex = 0;
     });
     const end = () => this.paintEnd();
-    window.addEventListener('pointerup', end);
-    window.addEventListener('pointercancel', end);
+    this.grid.addEventListener('pointerup', end);
+    this.grid.addEventListener('pointercancel', end);
+    this.grid.addEventListener('lostpointercapture', end);
     this.resizeObserver = new ResizeObserver(() => this.drawStrip());
     this.resizeObserver.observe(this.strip);
 
@@ -150,7 +151,8 @@ export class FlagEditor {
   }
 
   renderCells() {
-    const focusedIndex = this.grid.contains(document.activeElement) ? Number(document.activeElement.dataset.index) : 0;
+    const active = this.grid.getRootNode().activeElement;
+    const focusedIndex = this.grid.contains(active) ? Number(active.dataset.index) : 0;
     const cells = [];
     this.grid.classList.toggle('dense', this.flags.length > 64);
     for (let i = 0; i < this.flags.length; i++) {
@@ -192,7 +194,8 @@ export class FlagEditor {
   }
 
   cellAt(x, y) {
-    const el = document.elementFromPoint(x, y);
+    // The grid's root: the element's shadow root, where the document would only see the host.
+    const el = this.grid.getRootNode().elementFromPoint(x, y);
     return el?.closest?.('button.flag') && this.grid.contains(el) ? el.closest('button.flag') : null;
   }
 
@@ -201,6 +204,8 @@ export class FlagEditor {
     if (!cell || e.button !== 0) return;
     const i = Number(cell.dataset.index);
     this.paint = { value: this.flags[i] === 0 ? 1 : 0, pointer: e.pointerId };
+    // The grid keeps the pointer until it is released, wherever it goes: no window listener.
+    this.grid.setPointerCapture?.(e.pointerId);
     this.setFlag(i, this.paint.value);
   }
 
@@ -269,6 +274,11 @@ export class FlagEditor {
     const cell = this.cells[i];
     cell.tabIndex = 0;
     cell.focus();
+  }
+
+  destroy() {
+    clearTimeout(this.tuneTimer);
+    this.resizeObserver.disconnect();
   }
 
   /** The density of visible flags along the array, one bucket per device pixel. */

@@ -1,17 +1,22 @@
 // Loads the wasm package and opens a Playground: on the GPU when WebGPU works,
 // otherwise on the CPU mirror ("CPU reference"), remembering why.
-// Every call into a Playground goes through Engine.exec, one at a time: the
-// wasm side keeps its state in RefCells, so two calls must never interleave
-// (e.g. setFlags while a run is awaiting the GPU).
+// Every call into a Playground goes through Engine.exec, one at a time, so
+// that an upload and the run that uses it stay together.
+
+import { initLayout } from './layout.js';
 
 let wasmPromise = null;
 
-/** The wasm-bindgen module, initialised once per page. */
-export function loadWasm() {
+/**
+ * The wasm-bindgen module (Playground, parseFlags, …; see the README), loaded
+ * from next to this module and initialised once per page.
+ */
+export function kernels() {
   if (!wasmPromise) {
     wasmPromise = (async () => {
       const wasm = await import('./pkg/compaction_playground.js');
       await wasm.default();
+      initLayout(wasm);
       return wasm;
     })();
     wasmPromise.catch(() => {
@@ -67,12 +72,15 @@ export class Engine {
   }
 
   get backend() {
-    return this.pg.backend;
+    return this.pg?.backend ?? 'none';
   }
 
   /** Runs `fn(pg)` after every earlier call has finished. */
   exec(fn) {
-    const result = this.chain.then(() => fn(this.pg));
+    const result = this.chain.then(() => {
+      if (!this.pg) throw Object.assign(new Error('this playground was removed from the page'), { kind: 'disposed' });
+      return fn(this.pg);
+    });
     this.chain = result.then(
       () => undefined,
       () => undefined,
@@ -80,9 +88,19 @@ export class Engine {
     return result;
   }
 
+  /** Frees the wasm side once the calls in flight are done. */
+  dispose() {
+    this.chain = this.chain.then(() => {
+      this.pg?.free();
+      this.pg = null;
+    });
+  }
+
   /** Switches this engine to the CPU reference (after a device loss). */
   fallBackToCpu(fallback) {
     this.chain = this.chain.then(() => {
+      if (!this.pg) return;
+      this.pg.free();
       this.pg = this.wasm.Playground.createCpu();
       this.fallback = fallback;
     });

@@ -2,16 +2,19 @@
 // (`flags=b10.KQI`, packed by the crate's encodeFlags) or, for arrays too big to
 // edit cell by cell, the preset that makes them (`preset=random&n=…&density=…&seed=…`),
 // plus the method, the stepper's step and the block it shows (or, for the tile
-// methods, the first tile of the tile view's window).
+// methods, the first tile of the tile view's window). The iframe route
+// (embed.html) adds `panels`, `theme` and `lang`. Also the element's `flags` and
+// `preset` attributes, which take the same forms.
 
-export const METHODS = ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic'];
+import { layout, methodNames } from './layout.js';
+
 export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
 /** The largest array the page generates or accepts (16 M flags). */
 export const MAX_FLAGS = 16 * 1024 * 1024;
-export const BLOCK = 256;
-export const TILE = 4096;
+/** Hash keys that belong to the embedding, not to the playground's state. */
+export const EMBED_KEYS = ['panels', 'theme', 'lang'];
 
 export const DEFAULT_PRESET = Object.freeze({ name: 'article', n: 10, density: 0.5, seed: 1 });
 
@@ -23,17 +26,69 @@ export function defaultState() {
     step: null,
     block: 0,
     tile: 0,
+    embed: {},
   };
 }
 
 class HashError extends Error {}
 
 function int(params, key, min, max) {
-  const text = params.get(key);
+  return whole(key, params.get(key), min, max);
+}
+
+function whole(key, text, min, max) {
   if (!/^\d+$/.test(text ?? '')) throw new HashError(`\`${key}=${text}\` is not a whole number`);
   const value = Number(text);
   if (value < min || value > max) throw new HashError(`\`${key}=${text}\` is outside ${min}…${max}`);
   return value;
+}
+
+/** A preset from its name and optional n, density, seed (text, or null for the default). */
+function presetFrom(name, n, density, seed) {
+  if (!PRESETS.includes(name)) {
+    throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
+  }
+  const preset = { ...DEFAULT_PRESET, name };
+  if (n !== null && n !== undefined) preset.n = whole('n', n, 1, MAX_FLAGS);
+  if (seed !== null && seed !== undefined) preset.seed = whole('seed', seed, 0, 0xffffffff);
+  if (density !== null && density !== undefined) {
+    if (!/^(0|1|0?\.\d+|1\.0*)$/.test(density)) throw new HashError(`\`density=${density}\` is not a number in 0…1`);
+    preset.density = Number(density);
+  }
+  return preset;
+}
+
+/**
+ * The element's `preset` attribute: `name [n [density [seed]]]`, e.g.
+ * `random 100000 0.5 1`. Throws an Error saying what is wrong.
+ */
+export function parsePresetAttribute(text) {
+  const [name, n = null, density = null, seed = null, ...rest] = String(text).trim().split(/\s+/);
+  if (rest.length) throw new Error(`\`${text}\` has more than name, size, density and seed`);
+  try {
+    return presetFrom(name, n, density, seed);
+  } catch (e) {
+    throw new Error(e.message);
+  }
+}
+
+/** The `preset` attribute for a preset. */
+export function formatPresetAttribute({ name, n, density, seed }) {
+  return name === 'article' ? 'article' : `${name} ${n} ${density} ${seed}`;
+}
+
+/**
+ * The element's `flags` attribute: what the text box takes (`1001`, `1,0,0,1`)
+ * or the packed form of a link (`b10.KQI`). Throws with the parser's message.
+ */
+export function parseFlagsAttribute(text, wasm) {
+  const code = String(text).trim();
+  const packed = /^[bw](\d+)\./.exec(code);
+  if (packed && Number(packed[1]) > MAX_FLAGS) throw new Error(`${packed[1]} flags is more than the ${MAX_FLAGS} the page handles`);
+  const flags = packed ? wasm.decodeFlags(code) : wasm.parseFlags(code);
+  if (flags.length === 0) throw new Error('the flags are empty');
+  if (flags.length > MAX_FLAGS) throw new Error(`${flags.length} flags is more than the ${MAX_FLAGS} the page handles`);
+  return flags;
 }
 
 /**
@@ -49,14 +104,15 @@ export function parseHash(hash, decodeFlags) {
     const params = new URLSearchParams(text);
     if (params.has('method')) {
       const method = params.get('method');
-      if (!METHODS.includes(method)) {
-        throw new HashError(`unknown method \`${method}\` (expected ${METHODS.join(', ')})`);
+      if (!methodNames().includes(method)) {
+        throw new HashError(`unknown method \`${method}\` (expected ${methodNames().join(', ')})`);
       }
       state.method = method;
     }
     if (params.has('step')) state.step = int(params, 'step', 1, 1000);
-    if (params.has('block')) state.block = int(params, 'block', 0, MAX_FLAGS / BLOCK);
-    if (params.has('tile')) state.tile = int(params, 'tile', 0, MAX_FLAGS / TILE);
+    if (params.has('block')) state.block = int(params, 'block', 0, MAX_FLAGS / layout.block);
+    if (params.has('tile')) state.tile = int(params, 'tile', 0, MAX_FLAGS / layout.tile);
+    for (const key of EMBED_KEYS) if (params.has(key)) state.embed[key] = params.get(key);
     let flags = null;
     if (params.has('flags')) {
       const code = params.get('flags');
@@ -77,15 +133,7 @@ export function parseHash(hash, decodeFlags) {
       if (!PRESETS.includes(name)) {
         throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
       }
-      const preset = { ...DEFAULT_PRESET, name };
-      if (params.has('n')) preset.n = int(params, 'n', 1, MAX_FLAGS);
-      if (params.has('seed')) preset.seed = int(params, 'seed', 0, 0xffffffff);
-      if (params.has('density')) {
-        const d = params.get('density');
-        if (!/^(0|1|0?\.\d+|1\.0*)$/.test(d)) throw new HashError(`\`density=${d}\` is not a number in 0…1`);
-        preset.density = Number(d);
-      }
-      state.preset = preset;
+      state.preset = presetFrom(name, params.get('n'), params.get('density'), params.get('seed'));
     }
     return { state, flags, error: null };
   } catch (e) {
@@ -98,7 +146,7 @@ export function parseHash(hash, decodeFlags) {
  * The hash for a state. Small arrays carry their flags (so edits survive);
  * large preset arrays carry the preset's parameters.
  */
-export function formatHash({ flags, preset, method, step, block, tile }, encodeFlags) {
+export function formatHash({ flags, preset, method, step, block, tile, embed = {} }, encodeFlags) {
   const params = new URLSearchParams();
   if (preset && flags.length > MAX_CELLS) {
     params.set('preset', preset.name);
@@ -114,6 +162,7 @@ export function formatHash({ flags, preset, method, step, block, tile }, encodeF
   if (step) params.set('step', String(step));
   if (block) params.set('block', String(block));
   if (tile) params.set('tile', String(tile));
+  for (const key of EMBED_KEYS) if (embed[key]) params.set(key, embed[key]);
   // URLSearchParams escapes nothing in base64url, `.` or digits.
   return `#${params.toString()}`;
 }

@@ -144,6 +144,9 @@ export class StepControls {
   update() {
     const n = this.count;
     const none = n === 0;
+    // A button that is about to be disabled would drop the focus to the page:
+    // the scrubber takes it (the arrow keys go on stepping there).
+    const focused = this.element?.getRootNode().activeElement;
     this.firstButton.disabled = none || this.index === 0;
     this.backButton.disabled = none || this.index === 0;
     this.forwardButton.disabled = none || this.index >= n - 1;
@@ -160,5 +163,6 @@ export class StepControls {
     this.label.textContent = none ? 'step – of –' : `step ${this.index + 1} of ${n}`;
     this.label.dataset.step = none ? '' : String(this.index + 1);
     this.label.dataset.steps = String(n);
+    if (focused?.disabled && this.element.contains(focused)) (this.scrubber.disabled ? this.playButton : this.scrubber).focus();
   }
 }

@@ -4,7 +4,8 @@
 // focusing a cell highlights what its invocation reads and writes.
 
 import { h, svg, replace, grouped, uniqueId } from './dom.js';
-import { planSteps, stepView, blockCount, BLOCK } from './steps.js';
+import { planSteps, stepView, blockCount } from './steps.js';
+import { layout } from './layout.js';
 import { StepControls } from './step-controls.js';
 
 export class Stepper {
@@ -43,7 +44,7 @@ export class Stepper {
     this.diagram = h('div', { class: 'diagram', 'data-testid': 'diagram' }, this.rows);
     this.rows.addEventListener('pointerover', (e) => this.inspect(e.target));
     this.rows.addEventListener('focusin', (e) => this.inspect(e.target));
-    this.rows.addEventListener('pointerleave', () => this.inspect(document.activeElement));
+    this.rows.addEventListener('pointerleave', () => this.inspect(this.rows.getRootNode().activeElement));
     this.resizeObserver = new ResizeObserver(() => this.drawArrows());
     this.resizeObserver.observe(this.diagram);
 
@@ -92,8 +93,8 @@ export class Stepper {
     replace(
       this.blockSelect,
       Array.from({ length: blocks }, (_, b) => {
-        const first = b * BLOCK;
-        const last = Math.min(trace.flags.length, first + BLOCK) - 1;
+        const first = b * layout.block;
+        const last = Math.min(trace.flags.length, first + layout.block) - 1;
         return h('option', { value: b, selected: b === this.block }, `${b} (flags ${grouped(first)}–${grouped(last)})`);
       }),
     );
@@ -120,6 +121,11 @@ export class Stepper {
   /** Keyboard shortcuts; returns true when the key was used. */
   handleKey(e) {
     return this.controls.handleKey(e);
+  }
+
+  destroy() {
+    this.controls.pause();
+    this.resizeObserver.disconnect();
   }
 
   render() {

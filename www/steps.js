@@ -4,8 +4,7 @@
 // and one sentence saying what happens and why. Pure: no DOM here.
 
 import { grouped } from './dom.js';
-
-export const BLOCK = 256;
+import { layout } from './layout.js';
 
 /** The steps for a trace: per level load, 8 Hillis-Steele steps, inclusive →
  * exclusive, block sum; then the offsets back down; then scatter and result. */
@@ -29,21 +28,21 @@ export function planSteps(trace) {
 
 /** Number of blocks at level 0 (what the block chooser offers). */
 export function blockCount(trace) {
-  return trace.levels.length ? Math.ceil(trace.levels[0].input.length / BLOCK) : 0;
+  return trace.levels.length ? Math.ceil(trace.levels[0].input.length / layout.block) : 0;
 }
 
 /** The block shown at `level` when block `block0` of level 0 is chosen. */
 export function windowAt(trace, level, block0) {
   const len = trace.levels[level].input.length;
-  const block = Math.min(Math.floor(block0 / BLOCK ** level), Math.ceil(len / BLOCK) - 1);
-  const start = block * BLOCK;
-  return { block, start, live: Math.min(BLOCK, len - start), len };
+  const block = Math.min(Math.floor(block0 / layout.block ** level), Math.ceil(len / layout.block) - 1);
+  const start = block * layout.block;
+  return { block, start, live: Math.min(layout.block, len - start), len };
 }
 
-/** A window of at most BLOCK entries of a per-block array containing `block`. */
+/** A window of at most one block of entries of a per-block array containing `block`. */
 function perBlockWindow(count, block) {
-  const start = Math.floor(block / BLOCK) * BLOCK;
-  return { start, end: Math.min(count, start + BLOCK) };
+  const start = Math.floor(block / layout.block) * layout.block;
+  return { start, end: Math.min(count, start + layout.block) };
 }
 
 function cellsOf(values, start, live, extra = {}) {
@@ -116,8 +115,8 @@ export function stepView(trace, step, block0 = 0) {
 
   const lv = trace.levels[step.level];
   const w = windowAt(trace, step.level, block0);
-  const where = trace.levels.length > 1 || w.len > BLOCK ? ` · block ${w.block}` : '';
-  const padding = BLOCK - w.live;
+  const where = trace.levels.length > 1 || w.len > layout.block ? ` · block ${w.block}` : '';
+  const padding = layout.block - w.live;
   const isTop = step.level === trace.levels.length - 1;
 
   switch (step.kind) {
@@ -162,14 +161,14 @@ export function stepView(trace, step, block0 = 0) {
         }
         op(c).writes.push(['after', c]);
       }
-      const covers = Math.min(2 * p, BLOCK);
+      const covers = Math.min(2 * p, layout.block);
       let why;
       if (step.s === 1) {
         why = `every invocation with li ≥ 1 adds its left neighbour, tmp[li − 1], to its own value; it reads both into a register, waits at a barrier, then writes and waits again, and both barriers sit outside the \`if (li >= offset)\` because workgroupBarrier must be reached by every invocation of the workgroup (uniform control flow).`;
       } else {
         why = `every invocation with li ≥ ${p} adds tmp[li − ${p}], read before the first barrier so that no neighbour sees a half-updated array; invocations with li < ${p} skip the addition but still reach both barriers, which is why the barriers are outside the \`if\`.`;
       }
-      const now = `Now tmp[li] is the sum of the ${covers} values ending at li${covers === BLOCK ? ': the inclusive prefix of the block' : ''}.`;
+      const now = `Now tmp[li] is the sum of the ${covers} values ending at li${covers === layout.block ? ': the inclusive prefix of the block' : ''}.`;
       const idle = w.live <= p ? ` None of the ${w.live} real elements has a partner ${p} to its left, so nothing shown changes, yet all 256 invocations still run this step.` : '';
       view.text = `Offset ${p}: ${why} ${now}${idle}`;
       break;
@@ -193,11 +192,11 @@ export function stepView(trace, step, block0 = 0) {
       // Only the block's end matters here: its last few values and invocation 255.
       const tmpCells = cellsOf(lv.steps[lv.steps.length - 1], w.start, w.live).slice(-8);
       let lastCol = w.live - 1;
-      if (w.live < BLOCK) {
+      if (w.live < layout.block) {
         // tmp[255] is not in the trace (it is past the end) but it is what was
         // published: block_sums[block] read back from the GPU.
-        tmpCells.push({ col: BLOCK - 1, i: w.start + BLOCK - 1, inv: BLOCK - 1, value: lv.blockSums[w.block], tail: true });
-        lastCol = BLOCK - 1;
+        tmpCells.push({ col: layout.block - 1, i: w.start + layout.block - 1, inv: layout.block - 1, value: lv.blockSums[w.block], tail: true });
+        lastCol = layout.block - 1;
       }
       view.rows.push({ key: 'tmp', label: 'tmp (inclusive)', cells: tmpCells });
       const sumCells = [];
@@ -209,7 +208,7 @@ export function stepView(trace, step, block0 = 0) {
       op(lastCol).reads.push(['tmp', lastCol]);
       op(lastCol).writes.push(['sums', w.block - sumsWindow.start]);
       const sum = lv.blockSums[w.block];
-      const pad = w.live < BLOCK ? `, the ${BLOCK - w.live} padding zeros included` : '';
+      const pad = w.live < layout.block ? `, the ${layout.block - w.live} padding zeros included` : '';
       const then = isTop
         ? ` This is the top level, a single block, so its sum ${grouped(sum)} is the number of visible flags: the count the indirect arguments need.`
         : ` Level ${step.level + 1} now scans these ${grouped(lv.blockSums.length)} block sums.`;
@@ -265,7 +264,7 @@ export function stepView(trace, step, block0 = 0) {
     }
     case 'result': {
       view.title = 'Result: the dense list and the indirect arguments';
-      const shown = Math.min(trace.indices.length, BLOCK);
+      const shown = Math.min(trace.indices.length, layout.block);
       const out = [];
       for (let k = 0; k < shown; k++) out.push({ col: k, i: k, inv: k, value: trace.indices[k] });
       view.rows.push({ key: 'indices', label: 'visibles[k]', cells: out });

@@ -5,16 +5,11 @@
 // Pure: no DOM here.
 
 import { grouped } from './dom.js';
+import { layout } from './layout.js';
 
 /** Tiles shown at once. */
 export const WINDOW = 8;
-export const STATUS = ['invalid', 'aggregate', 'inclusive'];
 export const SEEN = ['', 'aggregate', 'inclusive', 'counted itself'];
-export const NO_SLOT = 0xffffffff;
-/** The kernel's SPIN_LIMIT: polls of a silent predecessor before counting its flags. */
-export const SPIN_LIMIT = 64;
-
-export const isTileMethod = (method) => method === 'lookback' || method === 'lookback-bits' || method === 'tile-atomic';
 
 export function tileCount(trace) {
   return trace.tiles.aggregate.length;
@@ -174,7 +169,7 @@ export function tileStepView(trace, steps, index, win) {
     }
     case 'claim': {
       view.title = 'One atomicAdd per tile claims its output range';
-      const order = shown.filter((t) => T.exclusive[t] !== NO_SLOT).sort((a, b) => T.exclusive[a] - T.exclusive[b]);
+      const order = shown.filter((t) => T.exclusive[t] !== layout.noSlot).sort((a, b) => T.exclusive[a] - T.exclusive[b]);
       order.forEach((t, k) => Object.assign(tile(t), { role: 'claim', claim: k + 1 }));
       const swapped = order.some((t, k) => k > 0 && t < order[k - 1]);
       view.text = `Instead of looking back, each tile's invocation 0 does atomicAdd(&count, aggregate) and gets the start of its range: 64 times fewer atomics than one per flag. The ranges follow the order the atomics happened${swapped ? ' — here not the tiles\u2019 order' : ''}: inside a tile the indices stay in order, between tiles they do not.${gpu ? ' The starts are read back from the GPU\u2019s output (where each tile\u2019s run begins).' : ''}`;
@@ -204,7 +199,7 @@ export function tileStepView(trace, steps, index, win) {
       const parts = links.map((l) => {
         if (l.seen === 'aggregate') return `tile ${l.tile}: AGGREGATE ${grouped(l.value)}, add it and read further back`;
         if (l.seen === 'inclusive') return `tile ${l.tile}: INCLUSIVE ${grouped(l.value)}, which already counts everything up to its end, so add it and stop`;
-        return `tile ${l.tile}: nothing published; after ${SPIN_LIMIT} polls it loads tile ${l.tile}'s flags and counts them itself (${grouped(l.value)}), then goes on past it`;
+        return `tile ${l.tile}: nothing published; after ${layout.spinLimit} polls it loads tile ${l.tile}'s flags and counts them itself (${grouped(l.value)}), then goes on past it`;
       });
       const sum = links.length ? links[links.length - 1].running : 0;
       const end = links.length && links[links.length - 1].seen !== 'inclusive' ? ' It reached tile 0, so nothing comes before.' : '';
@@ -221,7 +216,7 @@ export function tileStepView(trace, steps, index, win) {
       break;
     }
     case 'scatter': {
-      const order = shown.filter((t) => t >= win.start && T.exclusive[t] !== NO_SLOT);
+      const order = shown.filter((t) => t >= win.start && T.exclusive[t] !== layout.noSlot);
       view.runs = order.map((t) => ({
         t,
         exclusive: T.exclusive[t],

@@ -7,7 +7,8 @@
 
 import { h, svg, replace, grouped, uniqueId } from './dom.js';
 import { StepControls } from './step-controls.js';
-import { WINDOW, NO_SLOT, planTileSteps, tileStepView, windowAt, tileCount } from './tile-steps.js';
+import { WINDOW, planTileSteps, tileStepView, windowAt, tileCount } from './tile-steps.js';
+import { layout } from './layout.js';
 
 const IN_FLIGHT = [2, 4, 8];
 /** Numbers that never break across lines (narrow no-break spaces between groups). */
@@ -68,7 +69,8 @@ export class TilesView {
     this.rows = h('div', { class: 'tile-rows' }, this.row, this.output, this.layer);
     this.diagram = h('div', { class: 'diagram tiles-diagram', 'data-testid': 'tiles-diagram' }, this.rows);
     this.why = h('p', { class: 'note why-one-pass', 'data-testid': 'tile-why' });
-    new ResizeObserver(() => this.drawArcs()).observe(this.diagram);
+    this.resizeObserver = new ResizeObserver(() => this.drawArcs());
+    this.resizeObserver.observe(this.diagram);
     this.element = h(
       'div',
       { class: 'tiles-view', 'data-testid': 'tiles-view' },
@@ -95,6 +97,11 @@ export class TilesView {
 
   handleKey(e) {
     return this.controls.handleKey(e);
+  }
+
+  destroy() {
+    this.controls.pause();
+    this.resizeObserver.disconnect();
   }
 
   changeSchedule(change) {
@@ -248,7 +255,7 @@ export class TilesView {
         'dl',
         {},
         h('div', {}, h('dt', {}, 'aggregate'), value('aggregate', tile.aggregate, view.sources.aggregate)),
-        h('div', {}, h('dt', {}, this.trace.method === 'tile-atomic' ? 'start' : 'exclusive'), value('exclusive', tile.exclusive === NO_SLOT ? null : tile.exclusive, view.sources.exclusive)),
+        h('div', {}, h('dt', {}, this.trace.method === 'tile-atomic' ? 'start' : 'exclusive'), value('exclusive', tile.exclusive === layout.noSlot ? null : tile.exclusive, view.sources.exclusive)),
       ),
       read,
       claim,

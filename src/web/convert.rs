@@ -12,6 +12,7 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
         Error::NoWebGpu(_) => "no-webgpu",
         Error::NoAdapter(_) => "no-adapter",
         Error::Device(_) => "device",
+        Error::DeviceLost(_) => "device-lost",
         Error::TooLarge { .. } => "too-large",
         Error::TraceTooLarge { .. } => "trace-too-large",
         Error::MissingFeature { .. } => "missing-feature",

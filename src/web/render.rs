@@ -4,10 +4,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::shared::SharedGpu;
 use crate::gpu::draw_instances::{DrawInstances, Grid, OffscreenImage};
 use crate::gpu::error_scope::scoped;
 use crate::gpu::readback::Readback;
-use crate::{output, Compaction, Compactor, GpuContext, Method};
+use crate::{output, Compaction, Compactor, Method};
 
 pub(super) struct Canvas {
     pub surface: wgpu::Surface<'static>,
@@ -15,12 +16,23 @@ pub(super) struct Canvas {
     pub draw: DrawInstances,
 }
 
+/// One playground's GPU side: its own flags and drawing, on the page's shared device.
 pub(super) struct Gpu {
-    pub context: GpuContext,
-    pub compactor: Compactor,
+    pub shared: Rc<SharedGpu>,
     pub flags: RefCell<Option<wgpu::Buffer>>,
     pub canvas: RefCell<Option<Canvas>>,
     pub image: RefCell<Option<Rc<OffscreenImage>>>,
+}
+
+impl Gpu {
+    pub fn new(shared: Rc<SharedGpu>) -> Self {
+        Self {
+            shared,
+            flags: RefCell::new(None),
+            canvas: RefCell::new(None),
+            image: RefCell::new(None),
+        }
+    }
 }
 
 /// RGBA pixels, width, height of an attached image after a run.
@@ -29,26 +41,30 @@ pub(super) type Pixels = (Vec<u8>, u32, u32);
 /// Compacts on the GPU, draws into the canvas or image if one is attached, reads
 /// back. A GPU error on the way (an invalid pipeline, a lost buffer) rejects the
 /// run with its message instead of returning zeros.
+/// `buffer` holds `flags` on the device (uploaded here when `None`).
 pub(super) async fn run_gpu(
     gpu: &Gpu,
     flags: &[u32],
+    buffer: Option<wgpu::Buffer>,
     method: Method,
 ) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
-    scoped(&gpu.context.device, run_gpu_unscoped(gpu, flags, method)).await
+    let device = &gpu.shared.context.device;
+    scoped(device, run_gpu_unscoped(gpu, flags, buffer, method)).await
 }
 
 async fn run_gpu_unscoped(
     gpu: &Gpu,
     flags: &[u32],
+    buffer: Option<wgpu::Buffer>,
     method: Method,
 ) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
-    let buffer = match gpu.flags.borrow().clone() {
+    let compactor = &gpu.shared.compactor;
+    let device = &gpu.shared.context.device;
+    let buffer = match buffer {
         Some(buffer) => buffer,
-        None => gpu.compactor.upload(flags)?,
+        None => compactor.upload(flags)?,
     };
     let len = flags.len() as u64;
-    let compactor = &gpu.compactor;
-    let device = &gpu.context.device;
     let compaction = compactor.prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?;
     let mut encoder = device.create_command_encoder(&Default::default());
     compactor.encode(&mut encoder, &compaction);
@@ -68,9 +84,10 @@ async fn run_gpu_unscoped(
             image.pixels().size() / 4,
         );
     }
-    gpu.context.queue.submit([encoder.finish()]);
+    let queue = &gpu.shared.context.queue;
+    queue.submit([encoder.finish()]);
     if let Some(frame) = frame {
-        gpu.context.queue.present(frame);
+        queue.present(frame);
     }
     let mut read = readback.read(device).await?;
     let pixels = image
@@ -95,7 +112,7 @@ fn draw_canvas(
     let view = frame.texture.create_view(&Default::default());
     let grid = Grid::fit(flags, canvas.config.width, canvas.config.height);
     canvas.draw.encode(
-        &gpu.context.device,
+        &gpu.shared.context.device,
         encoder,
         &view,
         compaction.indices(),
