@@ -1,6 +1,8 @@
 // Page helpers shared by the playground's browser tests: open the page and wait
 // until it is idle, read what it shows (result list, counts, stepper cells),
-// and drive the stepper. (Not a test file.)
+// and drive the stepper. (Not a test file.) The playground lives in the open
+// shadow root of <compaction-playground>: Playwright's CSS selectors pierce it,
+// page.evaluate() code goes through `shadowRoot`.
 
 import { newLoggedPage } from './browser.mjs';
 
@@ -14,26 +16,35 @@ export async function openPlayground(browser, url, hash = '', options = {}) {
   page.setDefaultTimeout(READY_MS);
   await page.setViewportSize(options.viewport ?? { width: 1280, height: 900 });
   await page.goto(url + hash);
-  await page.waitForSelector('compaction-playground[data-ready="true"]');
-  await idle(page);
+  await ready(page);
   return { page, log };
 }
 
-/** Waits until no work is queued or running. */
+/** Waits until every playground of the page has started (on the GPU or the CPU) and gone idle. */
+export async function ready(page) {
+  await page.waitForFunction(() => {
+    const all = [...document.querySelectorAll('compaction-playground')];
+    return all.length > 0 && all.every((e) => e.isReady && e.busy === false);
+  });
+}
+
+/** Waits until no work is queued or running in any playground of the page. */
 export async function idle(page) {
-  await page.waitForFunction(() => document.querySelector('compaction-playground')?.dataset.busy === 'false');
+  await page.waitForFunction(() => [...document.querySelectorAll('compaction-playground')].every((e) => e.busy === false));
 }
 
 export async function resultIndices(page) {
   return page.$$eval('[data-testid="result-item"]', (els) => els.map((e) => Number(e.textContent)));
 }
 
-export async function results(page) {
-  return page.evaluate(() => {
-    const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+/** What the result panel of the playground `which` (a selector; default the first) shows. */
+export async function results(page, which = 'compaction-playground') {
+  return page.evaluate((which) => {
+    const root = document.querySelector(which).shadowRoot;
+    const q = (id) => root.querySelector(`[data-testid="${id}"]`);
     const list = q('result-list');
     return {
-      indices: [...document.querySelectorAll('[data-testid="result-item"]')].map((e) => Number(e.textContent)),
+      indices: [...root.querySelectorAll('[data-testid="result-item"]')].map((e) => Number(e.textContent)),
       method: list.dataset.method,
       backend: list.dataset.backend,
       listed: Number(list.dataset.count),
@@ -41,7 +52,7 @@ export async function results(page) {
       instanceCount: Number(q('instance-count').dataset.value),
       hash: Number(q('hash').dataset.value),
     };
-  });
+  }, which);
 }
 
 /** Types `text` into the flags box and applies it. */

@@ -50,7 +50,7 @@ test('no adapter: the page says so, compacts on the CPU reference and still step
     const label = await scrubTo(page, 5);
     assert.equal(label.offset, 8);
     assert.deepEqual(await rowValues(page, 'after'), Object.fromEntries(levels[0].steps[4].map((v, i) => [i, v])));
-    await page.locator('body').focus();
+    await page.focus('[data-testid="step-play"]'); // keys work while focus is inside the element
     await page.keyboard.press('ArrowRight');
     assert.equal((await stepLabel(page)).step, 6);
 
@@ -97,7 +97,9 @@ test('<compaction-playground> embeds in another page with its own flags and meth
     assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 2, 4]);
     assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 2, 0, 1]);
     assert.equal(await page.evaluate(() => location.hash), '');
-    assert.equal(await page.$$eval('link[rel="stylesheet"]', (links) => links.filter((l) => l.href.endsWith('/www/playground.css')).length), 1);
+    // Its styles live in its shadow root: nothing was added to the host's <head>.
+    assert.equal(await page.evaluate(() => document.head.querySelectorAll('link, style').length), 0);
+    assert.ok(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.querySelectorAll('link[rel="stylesheet"]').length) > 0);
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

@@ -11,6 +11,7 @@ import {
   TEST_TIMEOUT,
   openPlayground,
   idle,
+  ready,
   results,
   typeFlags,
   flagCells,
@@ -106,16 +107,16 @@ test('clicking, dragging and the keyboard edit the flags; every edit is compacte
     await cell(1).focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.index), '3');
+    assert.equal(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.activeElement.dataset.index), '3');
     await page.keyboard.press('Space');
     flags[3] = 0;
     await page.keyboard.press('End');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.index), '9');
+    assert.equal(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.activeElement.dataset.index), '9');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     flags[8] = 1;
     await page.keyboard.press('Home');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.index), '0');
+    assert.equal(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.activeElement.dataset.index), '0');
     await idle(page);
     assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
     await assertCompacted(page, flags, 'scan', log);
@@ -283,10 +284,10 @@ test('hovering or focusing a cell highlights what its invocation reads and write
     await scrubTo(page, 10);
     await page.click('[data-testid="step-play"]');
     assert.equal(await page.getAttribute('[data-testid="step-play"]', 'aria-pressed'), 'true');
-    await page.waitForFunction(() => document.querySelector('[data-testid="step-play"]').getAttribute('aria-pressed') === 'false', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="step-play"]').getAttribute('aria-pressed') === 'false', null, { timeout: 20_000 });
     assert.equal((await stepLabel(page)).step, 13);
     // The keyboard shortcut toggles play too.
-    await page.locator('body').focus();
+    await page.focus('[data-testid="step-play"]'); // keys work while focus is inside the element
     await page.keyboard.press('Home');
     await page.keyboard.press('p');
     assert.equal(await page.getAttribute('[data-testid="step-play"]', 'aria-pressed'), 'true');
@@ -349,7 +350,7 @@ test('a malformed link shows a message and the default example, never a blank pa
         await page.evaluate(() => {
           location.hash = '#flags=w3.AAAA';
         });
-        await page.waitForFunction(() => /length does not match/.test(document.querySelector('[data-testid="alert-hash"]')?.textContent ?? ''));
+        await page.waitForFunction(() => /length does not match/.test(document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="alert-hash"]')?.textContent ?? ''));
         await assertCompacted(page, ARTICLE, 'scan', log);
       }
     } finally {
@@ -453,7 +454,7 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
   try {
     const n = 1 << 20;
     await page.evaluate(() => {
-      const progress = document.querySelector('[data-testid="progress"]');
+      const progress = document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="progress"]');
       window.progressSeen = [];
       new MutationObserver(() => {
         if (!progress.hidden) window.progressSeen.push(progress.dataset.label);
@@ -493,13 +494,12 @@ test('a lost device is reported in the page, which carries on with the CPU refer
   });
   page.setDefaultTimeout(120_000);
   await page.goto(server.url);
-  await page.waitForSelector('compaction-playground[data-ready="true"]');
-  await idle(page);
+  await ready(page);
   try {
     assert.equal(await page.$eval('[data-testid="backend"]', (e) => e.dataset.backend), 'gpu');
     await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
     await page.waitForSelector('[data-testid="alert-device-lost"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="backend"]').dataset.backend === 'cpu');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="backend"]').dataset.backend === 'cpu');
     await idle(page);
     const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
     assert.equal(fallback.hidden, false);

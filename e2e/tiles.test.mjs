@@ -176,7 +176,7 @@ test('lookback on 100 000 flags: the tile view shows the GPU tile states, the lo
 
     // The keyboard drives the tile stepper; the URL keeps the step and the window.
     const before = await tileLabel(page);
-    await page.locator('body').focus();
+    await page.focus('[data-testid="tiles-step-play"]'); // keys work while focus is inside the element
     await page.keyboard.press('ArrowLeft');
     assert.equal((await tileLabel(page)).step, before.step - 1);
     assert.match(page.url(), /method=lookback&step=\d+&tile=24/);

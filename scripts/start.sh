@@ -14,8 +14,8 @@ source "$ROOT/scripts/setup.sh"
 # Fail now, not after a several-minute build, if the port is taken.
 node "$ROOT/scripts/serve.mjs" --check
 
-echo "start: [2/3] building the wasm package (scripts/build-web.sh)"
-bash "$ROOT/scripts/build-web.sh"
+echo "start: [2/3] building the wasm package and dist/ (scripts/build.sh)"
+bash "$ROOT/scripts/build.sh"
 
 if [[ ! -f "$ROOT/index.html" ]]; then
   echo "start: warning: index.html not found in $ROOT; the server will answer 404 for /" >&2

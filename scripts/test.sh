@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in order, stopping at the first failure.
 #   setup -> rustfmt -> clippy (native) -> clippy (wasm32) -> cargo test
-#   -> wasm build (scripts/build-web.sh) -> browser tests (node --test e2e/)
+#   -> build (scripts/build.sh: wasm, then dist/) -> browser tests (node --test e2e/)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,8 +73,8 @@ fi
 stage "native tests (cargo test --release)"
 cargo test --release
 
-stage "wasm build (scripts/build-web.sh)"
-bash "$ROOT/scripts/build-web.sh"
+stage "build: wasm and dist/ (scripts/build.sh)"
+bash "$ROOT/scripts/build.sh"
 
 mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort

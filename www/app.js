@@ -244,10 +244,8 @@ export class PlaygroundApp extends PlaygroundWork {
         if (parsed.state.embed.panels) this.panels = parsePanels(parsed.state.embed.panels).panels;
         return parsed;
       }
+      this.alert('hash', `The link's state is malformed (${parsed.error}), so the default example is shown instead. The link was: ${location.hash.slice(0, 200)}`);
       this.url.clear();
-      const fromAttributes = this.attributeState();
-      const message = `The link's state is malformed (${parsed.error}), so the default example is shown instead. The link was: ${location.hash.slice(0, 200)}`;
-      return { ...fromAttributes, error: [message, fromAttributes.error].filter(Boolean).join(' ') };
     }
     return this.attributeState();
   }
