@@ -6,8 +6,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ELEMENT_FILES, PAGE_FILES } from './dist-files.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = ['compaction-playground.js', 'compaction-playground.css', 'compaction_playground_bg.wasm', 'index.html', 'embed.html'];
+const DIST = [...ELEMENT_FILES, ...PAGE_FILES];
 
 async function newest(dir) {
   let t = 0;

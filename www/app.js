@@ -75,13 +75,15 @@ export class PlaygroundApp extends PlaygroundWork {
       onRepeat: (runs) => this.repeat(runs),
     });
 
-    const card = (name, title, ...body) =>
-      h('section', { class: `card ${name}-card`, part: `panel panel-${name}`, 'data-panel': name, 'aria-label': title }, h('h2', {}, title), ...body);
+    // One card per panel: `panels` names them, ::part(panel-<name>) styles them.
+    const card = (panel, cls, title, ...body) =>
+      h('section', { class: `card ${cls}-card`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': title }, h('h2', {}, title), ...body);
     this.cards = {
-      editor: card('flags', 'Flags', h('p', { class: 'lead' }, 'The culling pass left one flag per object: nonzero means visible. Click or drag across cells to toggle them, or use the arrow keys and Space.'), this.editor.element),
-      result: card('compact', 'Compact', this.result.element),
-      draw: card('draw', 'Drawn with drawIndirect', this.draw.element),
+      editor: card('editor', 'flags', 'Flags', h('p', { class: 'lead' }, 'The culling pass left one flag per object: nonzero means visible. Click or drag across cells to toggle them, or use the arrow keys and Space.'), this.editor.element),
+      result: card('result', 'compact', 'Compact', this.result.element),
+      draw: card('draw', 'draw', 'Drawn with drawIndirect', this.draw.element),
       scan: card(
+        'scan',
         'stepper',
         'Step through the scan',
         h('p', { class: 'lead' }, 'Every value below was read back from the buffers of a real run: the Hillis–Steele steps inside each 256-element block, the block sums, the level above, the offsets added back and the scatter.'),
@@ -89,11 +91,12 @@ export class PlaygroundApp extends PlaygroundWork {
       ),
       tiles: card(
         'tiles',
+        'tiles',
         'Step through the single pass',
         h('p', { class: 'lead' }, 'The single-pass methods cut the flags into tiles of 4 096, one workgroup each, and compact them in one dispatch. Below: each tile’s count and published state, the look-back that chains the tiles, and the scatter of each tile’s run. Every number is marked with where it comes from.'),
         this.tilesView.element,
       ),
-      atomic: card('atomic', 'The atomic counter and its order', this.atomicView.element),
+      atomic: card('atomic', 'atomic', 'The atomic counter and its order', this.atomicView.element),
     };
     this.cards.tiles.dataset.testid = 'tiles-card';
     replace(this.root, this.status.element, Object.values(this.cards));

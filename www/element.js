@@ -18,7 +18,11 @@ import { THEMES, resolveTheme, watchTheme } from './theme.js';
 const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url'];
 const DEFAULT_LANG = 'en';
 
-export class CompactionPlaygroundElement extends HTMLElement {
+// Importing this module during a static site's server-side render (no DOM)
+// defines nothing and throws nothing.
+const Base = globalThis.HTMLElement ?? class {};
+
+export class CompactionPlaygroundElement extends Base {
   static observedAttributes = ATTRIBUTES;
 
   /** This module's URL: where embed snippets point (`embed.html` sits beside it). */
@@ -205,7 +209,7 @@ export class CompactionPlaygroundElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('compaction-playground')) {
+if (globalThis.customElements && !customElements.get('compaction-playground')) {
   customElements.define('compaction-playground', CompactionPlaygroundElement);
 }
 
