@@ -10,8 +10,6 @@ import { layout, methodNames, isTileMethod } from './layout.js';
 export const BIG = 1 << 20;
 /** What the tile view suggests when the array has a single tile. */
 export const MANY_TILES = Object.freeze({ name: 'random', n: 100_000, density: 0.5, seed: 1 });
-/** Methods whose output order depends on scheduling: the ones "run ×R" repeats beside the scan. */
-const UNORDERED = ['atomic', 'aggregated', 'tile-atomic'];
 
 export class PlaygroundWork {
   // --------------------------------------------------------------- state --
@@ -244,7 +242,9 @@ export class PlaygroundWork {
     const generation = this.generation;
     const engine = this.engine;
     const available = Array.from(engine.pg?.methods ?? methodNames());
-    const methods = [...UNORDERED.filter((m) => available.includes(m)), 'scan'];
+    // The methods whose order depends on scheduling, beside the scan.
+    const unordered = layout.methods.filter((m) => !m.preservesOrder).map((m) => m.name);
+    const methods = [...unordered.filter((m) => available.includes(m)), 'scan'];
     const results = methods.map((method) => ({ method, runs: [] }));
     this.atomicView.setBusy(true);
     this.setBusy(+1);
