@@ -94,7 +94,7 @@ impl std::str::FromStr for Method {
             .find(|m| m.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-                Error::UnknownMethod(s.to_string(), names.join(", "))
+                Error::UnknownMethod(crate::flags::printable(s), names.join(", "))
             })
     }
 }

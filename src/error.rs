@@ -20,6 +20,8 @@ pub enum Error {
         limit: u64,
         max_flags: u64,
     },
+    #[error("{}", too_many(*.n, *.max))]
+    TooMany { n: Option<u64>, max: u64 },
     #[error(
         "a trace is for arrays a person can read: at most {max} flags, but there are {n}; \
          run the method without a trace instead"
@@ -45,6 +47,19 @@ pub enum Error {
     UnknownMethod(String, String),
     #[error("{0}")]
     Parse(String),
+    /// A JS argument of the wrong type (the wasm boundary checks every one).
+    #[error("{0}")]
+    Type(String),
+    /// A JS number outside what the call takes.
+    #[error("{0}")]
+    Range(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+fn too_many(n: Option<u64>, max: u64) -> String {
+    match n {
+        Some(n) => format!("{n} flags is more than the {max} that can be compacted here"),
+        None => format!("more than {max} flags: that is the most that can be compacted here"),
+    }
+}

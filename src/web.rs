@@ -1,11 +1,12 @@
 //! The whole wasm-bindgen boundary: one class, `Playground`, plus flag helpers
 //! and the kernels' layout constants. Only plain numbers, strings, objects and
-//! `Uint32Array`s cross into JS; every error becomes a JS `Error` with a
-//! readable message and a `kind`.
+//! `Uint32Array`s cross into JS; every argument is checked (`args.rs`) and every
+//! error becomes a JS `Error` with a readable message and a `kind`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod args;
 mod convert;
 mod render;
 mod shared;
@@ -21,9 +22,18 @@ use convert::{js_error, object};
 use render::{run_gpu, Canvas, Gpu};
 use shared::{listen, shared_gpu, unlisten, SharedGpu};
 
+/// The most flags the page, its elements and this API take, whatever the
+/// device: past it a call is refused from the length alone.
+pub const MAX_WEB_FLAGS: u64 = 16 * 1024 * 1024;
+
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+}
+
+/// `Err(js Error)` from a crate error.
+fn fail<T>(e: Error) -> Result<T, JsValue> {
+    Err(js_error(e))
 }
 
 struct State {
@@ -57,8 +67,10 @@ impl Playground {
     /// Rejects with an `Error` whose `kind` is `no-webgpu`, `no-adapter` or
     /// `device`. `onEvent(kind, message)` is called later with `device-lost`
     /// or `uncaptured-error`, for this playground's device only.
-    pub fn create(on_event: Option<js_sys::Function>) -> js_sys::Promise {
+    pub fn create(on_event: JsValue) -> js_sys::Promise {
+        let on_event = args::callback(&on_event, "onEvent");
         future_to_promise(async move {
+            let on_event = on_event.map_err(js_error)?;
             let shared = shared_gpu().await?;
             let listener = on_event.map(|callback| listen(&shared, callback));
             let mut playground = Playground::with(Some(Gpu::new(shared)));
@@ -102,12 +114,17 @@ impl Playground {
         }
     }
 
-    /// The most flags this device can compact in one storage binding.
+    /// The most flags this playground takes: `MAX_WEB_FLAGS`, or fewer where
+    /// the device binds fewer.
     #[wasm_bindgen(getter, js_name = maxFlags)]
     pub fn max_flags(&self) -> f64 {
+        self.limit() as f64
+    }
+
+    fn limit(&self) -> u64 {
         match &self.state.gpu {
-            Some(gpu) => gpu.shared.compactor.max_flags() as f64,
-            None => f64::from(u32::MAX),
+            Some(gpu) => gpu.shared.compactor.max_flags().min(MAX_WEB_FLAGS),
+            None => MAX_WEB_FLAGS,
         }
     }
 
@@ -125,14 +142,15 @@ impl Playground {
             .collect()
     }
 
-    /// Uploads the flags (any nonzero value is visible). Throws `too-large` when
-    /// the device cannot bind them; the previous flags stay. Calls made before
-    /// keep the flags they were made with.
+    /// Uploads the flags (a `Uint32Array` or an array of whole numbers; any
+    /// nonzero value is visible). Throws `type`, or `too-large` past `maxFlags`;
+    /// the previous flags stay. Calls made before keep the flags they were made with.
     #[wasm_bindgen(js_name = setFlags)]
-    pub fn set_flags(&self, flags: &[u32]) -> Result<(), JsValue> {
+    pub fn set_flags(&self, flags: JsValue) -> Result<(), JsValue> {
+        let flags = args::flags(&flags, self.limit()).map_err(js_error)?;
         if let Some(gpu) = &self.state.gpu {
             gpu.shared.check().map_err(js_error)?;
-            let buffer = gpu.shared.compactor.upload(flags).map_err(js_error)?;
+            let buffer = gpu.shared.compactor.upload(&flags).map_err(js_error)?;
             *gpu.flags.borrow_mut() = Some(buffer);
         }
         *self.state.flags.borrow_mut() = Rc::from(flags);
@@ -142,7 +160,8 @@ impl Playground {
     /// Draws the visible instances of every later `run` into this canvas with
     /// `drawIndirect`. The page sizes the canvas (by `devicePixelRatio`).
     #[wasm_bindgen(js_name = attachCanvas)]
-    pub fn attach_canvas(&self, canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
+    pub fn attach_canvas(&self, canvas: JsValue) -> Result<(), JsValue> {
+        let canvas = args::canvas(&canvas).map_err(js_error)?;
         let gpu = self.drawing()?;
         let context = &gpu.shared.context;
         let (width, height) = (canvas.width().max(1), canvas.height().max(1));
@@ -170,11 +189,13 @@ impl Playground {
     /// the run (`image`: RGBA `Uint8Array`, `imageWidth`, `imageHeight`). The
     /// same `drawIndirect`, for browsers that cannot present a WebGPU canvas.
     #[wasm_bindgen(js_name = attachImage)]
-    pub fn attach_image(&self, width: u32, height: u32) -> Result<(), JsValue> {
+    pub fn attach_image(&self, width: JsValue, height: JsValue) -> Result<(), JsValue> {
         let gpu = self.drawing()?;
         let device = &gpu.shared.context.device;
-        let max = device.limits().max_texture_dimension_2d;
-        let (width, height) = (width.clamp(1, max), height.clamp(1, max));
+        let max = u64::from(device.limits().max_texture_dimension_2d);
+        let size = |v: &JsValue, what| args::whole(v, what, 1, max).map(|n| n as u32);
+        let width = size(&width, "the width").map_err(js_error)?;
+        let height = size(&height, "the height").map_err(js_error)?;
         let image = OffscreenImage::new(device, width, height);
         *gpu.image.borrow_mut() = Some(Rc::new(image));
         *gpu.canvas.borrow_mut() = None;
@@ -194,11 +215,11 @@ impl Playground {
     /// instanceCount, vertexCount, hash, backend }`; `instanceCount` is read
     /// back from the indirect-args buffer the GPU wrote, `hash` is FNV-1a of
     /// the index buffer. Draws into the attached canvas in the same submission.
-    pub fn run(&self, method: String) -> js_sys::Promise {
+    pub fn run(&self, method: JsValue) -> js_sys::Promise {
         let state = self.state.clone();
         let flags = state.flags.borrow().clone();
         let buffer = state.gpu.as_ref().and_then(|g| g.flags.borrow().clone());
-        let method = method.parse::<Method>();
+        let method = args::method(&method);
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
             let (out, image) = match &state.gpu {
@@ -249,10 +270,10 @@ impl Playground {
     /// flag's invocation got, 0xFFFFFFFF when invisible), indices, count,
     /// instanceCount, hash }`.
     #[wasm_bindgen(js_name = atomicTrace)]
-    pub fn atomic_trace(&self, method: String) -> js_sys::Promise {
+    pub fn atomic_trace(&self, method: JsValue) -> js_sys::Promise {
         let state = self.state.clone();
         let flags = state.flags.borrow().clone();
-        let method = method.parse::<Method>();
+        let method = args::method(&method);
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
             let trace = match &state.gpu {
@@ -284,21 +305,25 @@ impl Playground {
     #[wasm_bindgen(js_name = tileTrace)]
     pub fn tile_trace(
         &self,
-        method: String,
-        in_flight: Option<u32>,
-        stalled: Option<u32>,
+        method: JsValue,
+        in_flight: JsValue,
+        stalled: JsValue,
     ) -> js_sys::Promise {
         let state = self.state.clone();
         let flags = state.flags.borrow().clone();
-        let method = method.parse::<Method>();
-        let schedule = TileSchedule {
-            in_flight: in_flight
-                .unwrap_or(TileSchedule::default().in_flight)
-                .max(1),
-            stalled,
-        };
+        let method = args::method(&method);
+        let tiles = flags.len().div_ceil(cpu::lookback::TILE).max(1) as u64;
+        let schedule = (|| {
+            let in_flight = args::optional_whole(&in_flight, "inFlight", 1, MAX_IN_FLIGHT)?;
+            let stalled = args::optional_whole(&stalled, "stalled", 0, tiles - 1)?;
+            Ok(TileSchedule {
+                in_flight: in_flight.map_or(TileSchedule::default().in_flight, |n| n as u32),
+                stalled: stalled.map(|t| t as u32),
+            })
+        })();
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
+            let schedule = schedule.map_err(js_error)?;
             let (trace, states) = match &state.gpu {
                 Some(gpu) => {
                     let _turn = gpu.shared.lock.lock().await;
@@ -327,6 +352,9 @@ impl Playground {
     }
 }
 
+/// The most workgroups a tile trace simulates at once.
+const MAX_IN_FLIGHT: u64 = 64;
+
 /// A call that failed because the device went away says so.
 fn after_loss(shared: &SharedGpu, error: Error) -> Error {
     shared.check().err().unwrap_or(error)
@@ -343,7 +371,7 @@ fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
 }
 
 /// The kernels' layout, so that the page never copies a constant:
-/// `{ block, tile, noSlot, spinLimit, maxTraceFlags, methods: [{ name,
+/// `{ block, tile, noSlot, spinLimit, maxTraceFlags, maxFlags, methods: [{ name,
 /// preservesOrder, usesTiles }] }`.
 #[wasm_bindgen]
 pub fn layout() -> JsValue {
@@ -363,46 +391,67 @@ pub fn layout() -> JsValue {
         ("noSlot", crate::NO_SLOT.into()),
         ("spinLimit", LookbackOptions::default().spin_limit.into()),
         ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
+        ("maxFlags", (MAX_WEB_FLAGS as f64).into()),
         ("methods", methods.into()),
     ])
 }
 
 /// Parses what a person types or pastes: `1,0,0,1`, `1 0 2` or `1001`. Throws
-/// with the token number on bad input.
+/// `parse` with the token number on bad input, `too-large` past `MAX_WEB_FLAGS`.
 #[wasm_bindgen(js_name = parseFlags)]
-pub fn parse_flags(text: &str) -> Result<Uint32Array, JsValue> {
-    let flags = flags::parse_text(text).map_err(js_error)?;
+pub fn parse_flags(text: JsValue) -> Result<Uint32Array, JsValue> {
+    let text = args::string(&text, "the text").map_err(js_error)?;
+    let flags = flags::parse_text(&text, MAX_WEB_FLAGS).map_err(js_error)?;
     Ok(Uint32Array::from(&flags[..]))
 }
 
 /// Packs flags for a URL (see `flags::encode_url`).
 #[wasm_bindgen(js_name = encodeFlags)]
-pub fn encode_flags(flags: &[u32]) -> String {
-    flags::encode_url(flags)
+pub fn encode_flags(flags: JsValue) -> Result<String, JsValue> {
+    let flags = args::flags(&flags, MAX_WEB_FLAGS).map_err(js_error)?;
+    Ok(flags::encode_url(&flags))
 }
 
 /// Unpacks `encodeFlags`' text; throws `parse` on anything malformed.
 #[wasm_bindgen(js_name = decodeFlags)]
-pub fn decode_flags(text: &str) -> Result<Uint32Array, JsValue> {
-    let flags = flags::decode_url(text).map_err(js_error)?;
+pub fn decode_flags(text: JsValue) -> Result<Uint32Array, JsValue> {
+    let text = args::string(&text, "the packed flags").map_err(js_error)?;
+    let flags = flags::decode_url(&text, MAX_WEB_FLAGS).map_err(js_error)?;
     Ok(Uint32Array::from(&flags[..]))
 }
 
 /// Preset flag arrays: `article`, `all`, `none`, `random` (density, seed) and
-/// `clustered` (density, seed; runs of about 8).
+/// `clustered` (density, seed; runs of about 8). Sizes past `MAX_WEB_FLAGS`
+/// are refused before anything is made.
 #[wasm_bindgen(js_name = presetFlags)]
-pub fn preset_flags(name: &str, n: u32, density: f64, seed: u32) -> Result<Uint32Array, JsValue> {
+pub fn preset_flags(
+    name: JsValue,
+    n: JsValue,
+    density: JsValue,
+    seed: JsValue,
+) -> Result<Uint32Array, JsValue> {
+    let name = args::string(&name, "the preset").map_err(js_error)?;
+    let n = args::whole(&n, "the size", 0, u64::MAX >> 12).map_err(js_error)?;
+    if n > MAX_WEB_FLAGS {
+        return fail(Error::TooMany {
+            n: Some(n),
+            max: MAX_WEB_FLAGS,
+        });
+    }
     let n = n as usize;
-    let flags = match name {
+    let density = || args::number(&density, "the density", 0.0, 1.0).map_err(js_error);
+    let seed = || args::whole(&seed, "the seed", 0, u64::from(u32::MAX)).map_err(js_error);
+    let flags = match name.as_str() {
         "article" => flags::ARTICLE_EXAMPLE.to_vec(),
         "all" => vec![1; n],
         "none" => vec![0; n],
-        "random" => flags::random(n, density, u64::from(seed)),
-        "clustered" => flags::clustered(n, density, 8, u64::from(seed)),
+        "random" => flags::random(n, density()?, seed()?),
+        "clustered" => flags::clustered(n, density()?, 8, seed()?),
         other => {
-            return Err(js_error(Error::Parse(format!(
-                "unknown preset `{other}`; expected article, all, none, random or clustered"
-            ))))
+            return fail(Error::Parse(format!(
+                "unknown preset `{}`; expected article, all, none, random or clustered",
+                flags::printable(other)
+            )))
         }
     };
     Ok(Uint32Array::from(&flags[..]))
@@ -410,6 +459,7 @@ pub fn preset_flags(name: &str, n: u32, density: f64, seed: u32) -> Result<Uint3
 
 /// FNV-1a of a buffer's words, as `run` reports it.
 #[wasm_bindgen(js_name = hashWords)]
-pub fn hash_words(words: &[u32]) -> u32 {
-    output::fnv1a(words)
+pub fn hash_words(words: JsValue) -> Result<u32, JsValue> {
+    let words = args::flags(&words, MAX_WEB_FLAGS).map_err(js_error)?;
+    Ok(output::fnv1a(&words))
 }

@@ -92,3 +92,87 @@ fn bad_input_exits_2_with_one_line_and_no_stdout() {
         );
     }
 }
+
+#[test]
+fn signs_and_control_characters_are_refused_and_escaped() {
+    for (stdin, needle) in [(&b"1 +5"[..], "token 2"), (&b"1 \x1b[31m"[..], "\\u{1b}")] {
+        let (code, stdout, stderr) = compact(&[], stdin);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(needle), "{stderr:?}");
+        assert!(
+            !stderr.contains('\x1b'),
+            "a raw control byte reached the terminal: {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn endless_input_is_refused_without_reading_it_all() {
+    // /dev/zero never ends: list and bits stop at the first byte, u32le at the
+    // device's limit plus one word, all with exit code 2.
+    for (format, needle) in [
+        ("list", "token 1"),
+        ("bits", "token 1"),
+        ("u32le", "more than"),
+    ] {
+        let start = std::time::Instant::now();
+        let (code, stdout, stderr) =
+            compact(&["--flags-format", format, "--input", "/dev/zero"], b"");
+        assert_eq!(code, 2, "{format}: {stderr}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(needle), "{format}: {stderr:?}");
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "{format}: took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_and_a_full_one_is_said() {
+    // The reader goes away after 20 bytes (`compact … | head -c 20`).
+    let input: Vec<u8> = "1 0 ".repeat(200_000).into_bytes();
+    let path = std::env::temp_dir().join(format!("compact-pipe-{}.txt", std::process::id()));
+    std::fs::write(&path, &input).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compact"))
+        .args(["--input", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn compact");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 20];
+    std::io::Read::read_exact(&mut stdout, &mut first).expect("20 bytes");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_compact"))
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"1 0 1")?;
+            child.wait_with_output()
+        })
+        .expect("run compact");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the output") && stderr.contains("No space left"),
+        "{stderr}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Flag parsing, presets and URL packing (pure Rust, no GPU).
 
-use compaction_playground::flags::{self, FlagsFormat};
+use compaction_playground::flags::{self, FlagReader, FlagsFormat};
+use compaction_playground::Error;
 
 #[test]
 fn list_accepts_commas_and_whitespace() {
@@ -36,10 +37,10 @@ fn bits_ignore_whitespace_and_reject_other_characters() {
 fn u32le_needs_whole_words() {
     let bytes = [1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
     assert_eq!(
-        flags::parse(&bytes, FlagsFormat::U32Le).unwrap(),
+        flags::parse(&bytes, FlagsFormat::U32Le, u64::MAX).unwrap(),
         vec![1, u32::MAX]
     );
-    let err = flags::parse(&bytes[..7], FlagsFormat::U32Le)
+    let err = flags::parse(&bytes[..7], FlagsFormat::U32Le, u64::MAX)
         .unwrap_err()
         .to_string();
     assert!(err.contains("token 2") && err.contains("7 bytes"), "{err}");
@@ -48,12 +49,15 @@ fn u32le_needs_whole_words() {
 #[test]
 fn pasted_text_is_list_or_bits() {
     assert_eq!(
-        flags::parse_text("1001101001").unwrap(),
+        flags::parse_text("1001101001", u64::MAX).unwrap(),
         flags::ARTICLE_EXAMPLE.to_vec()
     );
-    assert_eq!(flags::parse_text("1,0,0,1").unwrap(), vec![1, 0, 0, 1]);
-    assert_eq!(flags::parse_text("12").unwrap(), vec![12]);
-    assert_eq!(flags::parse_text("1").unwrap(), vec![1]);
+    assert_eq!(
+        flags::parse_text("1,0,0,1", u64::MAX).unwrap(),
+        vec![1, 0, 0, 1]
+    );
+    assert_eq!(flags::parse_text("12", u64::MAX).unwrap(), vec![12]);
+    assert_eq!(flags::parse_text("1", u64::MAX).unwrap(), vec![1]);
 }
 
 #[test]
@@ -72,7 +76,7 @@ fn url_round_trips() {
                 .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
             "{text}"
         );
-        assert_eq!(flags::decode_url(&text).unwrap(), flags, "{text}");
+        assert_eq!(flags::decode_url(&text, u64::MAX).unwrap(), flags, "{text}");
     }
     assert_eq!(flags::encode_url(&flags::ARTICLE_EXAMPLE), "b10.WQI");
 }
@@ -91,7 +95,7 @@ fn malformed_urls_are_errors() {
         "b99999999999999999999.A",
     ] {
         assert!(
-            flags::decode_url(text).is_err(),
+            flags::decode_url(text, u64::MAX).is_err(),
             "{text:?} should be refused"
         );
     }
@@ -121,4 +125,88 @@ fn clustered_has_runs_and_roughly_the_density() {
     assert!((0.15..0.25).contains(&visible), "{visible}");
     let runs = f.windows(2).filter(|w| w[0] != w[1]).count();
     assert!(runs < 100_000 / 4, "{runs} transitions: not clustered");
+}
+
+#[test]
+fn signs_are_not_digits() {
+    for text in ["+5", "1 +0", "-0", "5+"] {
+        let err = flags::parse_list(text).unwrap_err().to_string();
+        assert!(err.contains("is not a decimal u32"), "{text}: {err}");
+    }
+    assert_eq!(
+        flags::parse_list("007 0000000004294967295").unwrap(),
+        vec![7, u32::MAX]
+    );
+}
+
+#[test]
+fn messages_escape_control_characters() {
+    let err = flags::parse_list("1 \x1b[31mred").unwrap_err().to_string();
+    assert!(!err.contains('\x1b') && err.contains("\\u{1b}"), "{err}");
+    let err = flags::parse_bits("1\u{7}").unwrap_err().to_string();
+    assert!(!err.contains('\u{7}') && err.contains("\\u{7}"), "{err}");
+}
+
+#[test]
+fn readers_stop_past_the_limit() {
+    for (format, input) in [
+        (FlagsFormat::List, &b"1 0 1 0 1"[..]),
+        (FlagsFormat::Bits, &b"10101"[..]),
+        (FlagsFormat::U32Le, &[1u8; 20][..]),
+    ] {
+        assert_eq!(flags::parse(input, format, 5).unwrap().len(), 5);
+        let err = flags::parse(input, format, 4).unwrap_err();
+        assert!(
+            matches!(err, Error::TooMany { n: None, max: 4 }),
+            "{format:?}: {err}"
+        );
+    }
+    assert!(matches!(
+        flags::parse_text("1001101001", 9),
+        Err(Error::TooMany { .. })
+    ));
+}
+
+#[test]
+fn readers_refuse_endless_tokens_at_once() {
+    // What `--input /dev/zero` gives: the first byte is already wrong.
+    let mut reader = FlagReader::new(FlagsFormat::List, u64::MAX);
+    assert!(reader.push(&[0u8; 4096]).is_err());
+    let mut reader = FlagReader::new(FlagsFormat::List, u64::MAX);
+    let err = reader.push(&[b'9'; 4096]).unwrap_err().to_string();
+    assert!(err.contains("larger than 4294967295"), "{err}");
+    let mut reader = FlagReader::new(FlagsFormat::List, u64::MAX);
+    let err = reader.push(&[b'0'; 4096]).unwrap_err().to_string();
+    assert!(err.contains("longer than any u32"), "{err}");
+}
+
+#[test]
+fn readers_take_pieces_split_anywhere() {
+    let text = "1, 0 ,\u{a0}2\n4294967295 ";
+    let whole = flags::parse(text.as_bytes(), FlagsFormat::List, u64::MAX).unwrap();
+    assert_eq!(whole, vec![1, 0, 2, u32::MAX]);
+    for cut in 0..text.len() {
+        let mut reader = FlagReader::new(FlagsFormat::List, u64::MAX);
+        reader.push(&text.as_bytes()[..cut]).unwrap();
+        reader.push(&text.as_bytes()[cut..]).unwrap();
+        assert_eq!(reader.finish().unwrap(), whole, "cut at {cut}");
+    }
+    let words: Vec<u8> = [7u32, 8, 9].iter().flat_map(|w| w.to_le_bytes()).collect();
+    for cut in 0..words.len() {
+        let mut reader = FlagReader::new(FlagsFormat::U32Le, u64::MAX);
+        reader.push(&words[..cut]).unwrap();
+        reader.push(&words[cut..]).unwrap();
+        assert_eq!(reader.finish().unwrap(), vec![7, 8, 9], "cut at {cut}");
+    }
+}
+
+#[test]
+fn packed_lengths_past_the_limit_are_refused_before_decoding() {
+    // 2^30 words: n * 4 wraps a 32-bit usize (wasm32); it must be refused, not give [].
+    assert!(matches!(
+        flags::decode_url("w1073741824.", 1 << 24),
+        Err(Error::TooMany { .. })
+    ));
+    assert!(flags::decode_url("w1073741824.", u64::MAX).is_err());
+    assert!(flags::decode_url("b+5.A", u64::MAX).is_err());
 }

@@ -21,4 +21,3 @@ export const methodNames = () => layout.methods.map((m) => m.name);
 
 export const isTileMethod = (name) => layout.methods.some((m) => m.name === name && m.usesTiles);
 
-export const preservesOrder = (name) => layout.methods.some((m) => m.name === name && m.preservesOrder);

@@ -1,11 +1,13 @@
 //! `compact --method scan < flags.txt`: compacts flags on the GPU and prints JSON.
-//! Bad input: exit code 2 and one line on stderr, nothing on stdout.
+//! Bad input: exit code 2 and one line on stderr, nothing on stdout. The input
+//! is read in pieces and refused as soon as it holds more flags than the device
+//! compacts; a closed stdout (`| head`) ends it quietly.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use compaction_playground::flags::{self, FlagsFormat};
-use compaction_playground::{cli, Compactor, GpuContext, Method};
+use compaction_playground::flags::{FlagReader, FlagsFormat};
+use compaction_playground::{cli, Compactor, Error, GpuContext, Method};
 
 fn usage() -> String {
     let methods: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -41,17 +43,25 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
-    match path {
-        Some(path) => std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}")),
-        None => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read stdin: {e}"))?;
-            Ok(bytes)
+/// The input's flags, at most `max` of them.
+fn read_flags(path: Option<&str>, format: FlagsFormat, max: u64) -> Result<Vec<u32>, Error> {
+    let name = path.unwrap_or("stdin");
+    let cannot = |e: std::io::Error| Error::Parse(format!("cannot read {name}: {e}"));
+    let mut input: Box<dyn Read> = match path {
+        Some(path) => Box::new(std::fs::File::open(path).map_err(cannot)?),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let mut reader = FlagReader::new(format, max);
+    let mut piece = vec![0u8; 1 << 16];
+    loop {
+        match input.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => reader.push(&piece[..n])?,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(cannot(e)),
         }
     }
+    reader.finish()
 }
 
 fn json_list(values: &[u32]) -> String {
@@ -75,16 +85,10 @@ fn json_string(s: &str) -> String {
 
 fn main() -> ExitCode {
     if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        println!("{}", usage());
-        return ExitCode::SUCCESS;
+        return write_out(&usage());
     }
-    let prepared = parse_args().and_then(|args| {
-        let bytes = read_input(args.input.as_deref())?;
-        let flags = flags::parse(&bytes, args.format).map_err(|e| e.to_string())?;
-        Ok((args.method, flags))
-    });
-    let (method, flags) = match prepared {
-        Ok(ok) => ok,
+    let args = match parse_args() {
+        Ok(args) => args,
         Err(message) => {
             eprintln!("compact: {message}");
             return ExitCode::from(2);
@@ -93,35 +97,48 @@ fn main() -> ExitCode {
     let result = pollster::block_on(async {
         let gpu = GpuContext::new().await?;
         let compactor = Compactor::new(&gpu.device, &gpu.queue);
-        let output = compactor.run(&flags, method).await?;
-        Ok::<_, compaction_playground::Error>((gpu.adapter_name(), output))
+        let max = compactor.max_flags_for(args.method);
+        let flags = read_flags(args.input.as_deref(), args.format, max)?;
+        let output = compactor.run(&flags, args.method).await?;
+        Ok::<_, Error>((gpu.adapter_name(), output))
     });
     match result {
         Ok((adapter, out)) => {
-            let args = out.indirect;
-            println!(
+            let args_out = out.indirect;
+            write_out(&format!(
                 "{{\"method\":{},\"adapter\":{},\"count\":{},\"indices\":{},\"indirect\":{{\"vertex_count\":{},\"instance_count\":{},\"first_vertex\":{},\"first_instance\":{}}}}}",
-                json_string(method.name()),
+                json_string(args.method.name()),
                 json_string(&adapter),
                 out.count,
                 json_list(&out.indices),
-                args.vertex_count,
-                args.instance_count,
-                args.first_vertex,
-                args.first_instance
-            );
-            ExitCode::SUCCESS
+                args_out.vertex_count,
+                args_out.instance_count,
+                args_out.first_vertex,
+                args_out.first_instance
+            ))
         }
         Err(e) => {
             eprintln!("compact: {e}");
-            // Too many flags for the device is bad input too.
-            ExitCode::from(
-                if matches!(e, compaction_playground::Error::TooLarge { .. }) {
-                    2
-                } else {
-                    1
-                },
-            )
+            // Unreadable input, or more flags than the device takes, is bad input.
+            let bad_input = matches!(
+                e,
+                Error::Parse(_) | Error::TooLarge { .. } | Error::TooMany { .. }
+            );
+            ExitCode::from(if bad_input { 2 } else { 1 })
+        }
+    }
+}
+
+/// Prints `line`: a reader that went away (`| head`) ends the program quietly;
+/// any other failure (a full disk) is said.
+fn write_out(line: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("compact: cannot write the output: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -13,13 +13,15 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
         Error::NoAdapter(_) => "no-adapter",
         Error::Device(_) => "device",
         Error::DeviceLost(_) => "device-lost",
-        Error::TooLarge { .. } => "too-large",
+        Error::TooLarge { .. } | Error::TooMany { .. } => "too-large",
         Error::TraceTooLarge { .. } => "trace-too-large",
         Error::MissingFeature { .. } => "missing-feature",
         Error::Readback(_) | Error::Gpu(_) => "gpu",
         Error::UnknownMethod(..) => "unknown-method",
         Error::NotTiled(_) => "not-tiled",
         Error::Parse(_) => "parse",
+        Error::Type(_) => "type",
+        Error::Range(_) => "range",
     }
 }
 

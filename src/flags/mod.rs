@@ -1,5 +1,9 @@
-//! Flag arrays: the one meaning of a flag, parsing, presets and URL packing.
-//! Pure Rust: nothing here knows about the GPU.
+//! Flag arrays: the one meaning of a flag, parsing (read.rs), presets and URL
+//! packing. Pure Rust: nothing here knows about the GPU.
+
+mod read;
+
+pub use read::{parse, parse_bits, parse_list, parse_text, parse_u32le, printable, FlagReader};
 
 use crate::error::{Error, Result};
 
@@ -33,93 +37,6 @@ impl std::str::FromStr for FlagsFormat {
                 "unknown flags format `{other}`; expected list, bits or u32le"
             ))),
         }
-    }
-}
-
-pub fn parse(bytes: &[u8], format: FlagsFormat) -> Result<Vec<u32>> {
-    match format {
-        FlagsFormat::U32Le => parse_u32le(bytes),
-        FlagsFormat::List | FlagsFormat::Bits => {
-            let text = std::str::from_utf8(bytes).map_err(|e| {
-                Error::Parse(format!(
-                    "byte {}: the input is not UTF-8 text",
-                    e.valid_up_to() + 1
-                ))
-            })?;
-            if format == FlagsFormat::List {
-                parse_list(text)
-            } else {
-                parse_bits(text)
-            }
-        }
-    }
-}
-
-/// Decimal u32 values separated by whitespace and/or commas, e.g. `1,0,0,1` or `1 0 2`.
-pub fn parse_list(text: &str) -> Result<Vec<u32>> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|token| !token.is_empty())
-        .enumerate()
-        .map(|(k, token)| {
-            token.parse::<u32>().map_err(|_| {
-                let why = if token.bytes().all(|b| b.is_ascii_digit()) {
-                    "is larger than 4294967295"
-                } else {
-                    "is not a decimal u32"
-                };
-                Error::Parse(format!("token {} (`{}`) {why}", k + 1, shorten(token)))
-            })
-        })
-        .collect()
-}
-
-/// Characters `0` and `1`, whitespace ignored, e.g. `1001 1010 01`.
-pub fn parse_bits(text: &str) -> Result<Vec<u32>> {
-    text.chars()
-        .filter(|c| !c.is_whitespace())
-        .enumerate()
-        .map(|(k, c)| match c {
-            '0' => Ok(0),
-            '1' => Ok(1),
-            other => Err(Error::Parse(format!(
-                "token {} (`{other}`) is not 0 or 1",
-                k + 1
-            ))),
-        })
-        .collect()
-}
-
-pub fn parse_u32le(bytes: &[u8]) -> Result<Vec<u32>> {
-    if !bytes.len().is_multiple_of(4) {
-        return Err(Error::Parse(format!(
-            "token {}: {} bytes is not a whole number of 4-byte u32 words",
-            bytes.len() / 4 + 1,
-            bytes.len()
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect())
-}
-
-/// What a person pastes: a list when it has separators (`1,0,0,1`, `1 0 2`),
-/// otherwise a run of bits (`1001`).
-pub fn parse_text(text: &str) -> Result<Vec<u32>> {
-    let trimmed = text.trim();
-    let has_separators = trimmed.contains(|c: char| c == ',' || c.is_whitespace());
-    if !has_separators && trimmed.len() > 1 && trimmed.bytes().all(|b| b == b'0' || b == b'1') {
-        parse_bits(trimmed)
-    } else {
-        parse_list(trimmed)
-    }
-}
-
-fn shorten(token: &str) -> String {
-    if token.chars().count() > 24 {
-        format!("{}…", token.chars().take(24).collect::<String>())
-    } else {
-        token.to_string()
     }
 }
 
@@ -232,20 +149,29 @@ pub fn encode_url(flags: &[u32]) -> String {
     }
 }
 
-/// The inverse of `encode_url`; any malformed text is an error, never a panic.
-pub fn decode_url(text: &str) -> Result<Vec<u32>> {
+/// The inverse of `encode_url`, for at most `max` flags; any malformed text
+/// is an error, never a panic, and a length past `max` is refused before
+/// anything is decoded.
+pub fn decode_url(text: &str, max: u64) -> Result<Vec<u32>> {
     let bad = |why: &str| Error::Parse(format!("the flags in the URL are malformed: {why}"));
     let (kind, rest) = text.split_at_checked(1).ok_or_else(|| bad("empty"))?;
     let (n, packed) = rest
         .split_once('.')
         .ok_or_else(|| bad("no `.` after the length"))?;
-    let n: usize = n.parse().map_err(|_| bad("the length is not a number"))?;
+    if !n.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad("the length is not a number"));
+    }
+    let n: u64 = n.parse().map_err(|_| bad("the length is too large"))?;
+    if n > max {
+        return Err(Error::TooMany { n: Some(n), max });
+    }
+    let n = n as usize;
     let bytes = base64url_decode(packed)?;
     match kind {
         "b" if bytes.len() == n.div_ceil(8) => Ok((0..n)
             .map(|i| u32::from(bytes[i / 8] >> (i % 8) & 1))
             .collect()),
-        "w" if bytes.len() == n * 4 => parse_u32le(&bytes),
+        "w" if Some(bytes.len()) == n.checked_mul(4) => parse_u32le(&bytes),
         "b" | "w" => Err(bad("the length does not match the packed data")),
         _ => Err(bad("it must start with `b` or `w`")),
     }
