@@ -13,7 +13,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer({ port: 0 });
+  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
   browser = await launchBrowser({ webgpu: false });
 });
 

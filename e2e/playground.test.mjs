@@ -480,7 +480,7 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
   }
 });
 
-test('a lost device is reported in the page, which carries on with the CPU reference', { timeout: TEST_TIMEOUT }, async () => {
+test('a lost device is reported, the page carries on with the CPU reference and gets back onto the GPU by itself or on request', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await newLoggedPage(browser);
   // Keep every device the page opens, so that the test can destroy it.
   await page.addInitScript(() => {
@@ -495,24 +495,56 @@ test('a lost device is reported in the page, which carries on with the CPU refer
   page.setDefaultTimeout(120_000);
   await page.goto(server.url);
   await ready(page);
+  const backend = () => page.$eval('compaction-playground', (e) => e.shadowRoot.querySelector('[data-testid="backend"]').dataset.backend);
+  const onGpu = () => page.waitForFunction(() => document.querySelector('compaction-playground').backend === 'gpu' && !document.querySelector('compaction-playground').busy);
   try {
-    assert.equal(await page.$eval('[data-testid="backend"]', (e) => e.dataset.backend), 'gpu');
+    assert.equal(await backend(), 'gpu');
+    // The visitor's own flags, which a loss must not take away.
+    await page.click('[data-testid="flag-cell"][data-index="1"]');
+    await idle(page);
+    const devices = await page.evaluate(() => window.devices.length);
+    // Held back, so that the CPU reference can be seen at work meanwhile.
+    await page.evaluate(() => {
+      window.holdDevices = new Promise((resolve) => {
+        window.releaseDevices = resolve;
+      });
+      const request = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (...args) {
+        await window.holdDevices;
+        return request.apply(this, args);
+      };
+    });
     await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
     await page.waitForSelector('[data-testid="alert-device-lost"]');
-    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="backend"]').dataset.backend === 'cpu');
-    await idle(page);
+    await page.waitForFunction(() => document.querySelector('compaction-playground').backend === 'cpu');
     const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
     assert.equal(fallback.hidden, false);
     assert.equal(fallback.reason, 'device-lost');
     assert.match(fallback.text, /device was lost/);
-    // Still compacting and stepping, now on the CPU reference.
-    await page.click('[data-testid="flag-cell"][data-index="1"]');
-    await idle(page);
-    const r = await results(page);
+    assert.match(await page.textContent('[data-testid="alert-device-lost"]'), /flags are kept.*next try/);
+    assert.equal(await page.isVisible('[data-testid="retry-gpu"]'), true, await page.$eval('[data-testid="alerts"]', (e) => e.innerHTML));
+    // Still compacting and stepping, on the CPU reference, with the visitor's flags.
+    await page.click('[data-testid="flag-cell"][data-index="2"]');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').result?.count === 7);
+    let r = await results(page);
     assert.equal(r.backend, 'cpu');
-    assert.deepEqual(r.indices, [0, 1, 3, 4, 6, 9]);
+    assert.deepEqual(r.indices, [0, 1, 2, 3, 4, 6, 9]);
     await scrubTo(page, 13);
     assert.equal((await stepLabel(page)).kind, 'result');
+    // The device comes back by itself (the page tries again, backing off).
+    await page.evaluate(() => window.releaseDevices());
+    await onGpu();
+    assert.ok((await page.evaluate(() => window.devices.length)) > devices, 'a new device');
+    assert.equal(await page.isVisible('[data-testid="alert-device-lost"]'), false);
+    r = await results(page);
+    assert.equal(r.backend, 'gpu');
+    assert.deepEqual(r.indices, [0, 1, 2, 3, 4, 6, 9], 'the same flags, back on the GPU');
+    // Lost again: "Retry on the GPU" gets it back at once.
+    await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
+    await page.waitForSelector('[data-testid="retry-gpu"]');
+    await page.click('[data-testid="retry-gpu"]');
+    await onGpu();
+    assert.equal((await results(page)).backend, 'gpu');
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

@@ -12,9 +12,9 @@ import { launchBrowser, newLoggedPage, startServer, REPO_ROOT } from './browser.
 
 // Raw GET, so that `..` and `%2e%2e` reach the server exactly as written
 // (fetch() would normalise them away).
-function rawGet(port, requestPath) {
+function rawGet(port, requestPath, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: requestPath, method: 'GET' }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: requestPath, method: 'GET', headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -51,16 +51,49 @@ after(async () => {
   if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
 });
 
-test('server: serves a repository file with its MIME type and no-cache', async () => {
-  const res = await rawGet(repo.port, '/package.json');
+test('server: serves the page with its MIME type, no-cache, and its CSP and frame-ancestors as headers', async () => {
+  const res = await rawGet(repo.port, '/');
   assert.equal(res.status, 200);
-  assert.match(res.headers['content-type'], /^application\/json\b/);
+  assert.match(res.headers['content-type'], /^text\/html\b/);
   assert.equal(res.headers['cache-control'], 'no-cache');
-  assert.deepEqual(res.body, await readFile(path.join(REPO_ROOT, 'package.json')));
+  assert.deepEqual(res.body, await readFile(path.join(REPO_ROOT, 'index.html')));
+  assert.match(res.headers['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'.*frame-ancestors 'self'/);
+  assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN');
+  // The iframe route is meant to be framed by other sites.
+  const embed = await rawGet(repo.port, '/www/embed.html');
+  assert.equal(embed.status, 200);
+  assert.match(embed.headers['content-security-policy'], /frame-ancestors \*/);
+  assert.equal(embed.headers['x-frame-options'], undefined);
+});
+
+test('server: only what the page needs, from the repository: no .git, target, node_modules, scripts or dotfiles', async () => {
+  for (const p of ['/.git/config', '/.git/', '/target/release/compact', '/node_modules/playwright-core/package.json', '/package.json', '/scripts/serve.mjs', '/src/lib.rs', '/.gitignore', '/www/.hidden', '/Cargo.toml']) {
+    const res = await rawGet(repo.port, p);
+    assert.equal(res.status, 404, `${p} -> ${res.status}`);
+  }
+  for (const p of ['/index.html', '/www/element.js', '/www/css/theme.css']) {
+    assert.equal((await rawGet(repo.port, p)).status, 200, p);
+  }
+});
+
+test('server: answers only requests addressed to it (no DNS rebinding) and never redirects to another host', async () => {
+  for (const host of ['evil.example', 'localhost.evil.example:8080', 'www']) {
+    const res = await rawGet(repo.port, '/', { Host: host });
+    assert.equal(res.status, 421, `Host: ${host}`);
+  }
+  for (const host of [`localhost:${repo.port}`, `127.0.0.1:${repo.port}`, `[::1]:${repo.port}`]) {
+    assert.equal((await rawGet(repo.port, '/', { Host: host })).status, 200, host);
+  }
+  // `//www` must not become a protocol-relative `//www/` (the host "www").
+  for (const p of ['//www', '//www/', '///www', '/www']) {
+    const res = await rawGet(repo.port, p);
+    assert.equal(res.status, 301, p);
+    assert.equal(res.headers.location, '/www/', `${p} -> ${res.headers.location}`);
+  }
 });
 
 test('server: JavaScript modules and wasm get the MIME types browsers require', async () => {
-  const js = await rawGet(repo.port, '/scripts/serve.mjs');
+  const js = await rawGet(repo.port, '/www/element.js');
   assert.equal(js.status, 200);
   assert.match(js.headers['content-type'], /^text\/javascript\b/);
   const wasm = await rawGet(fixture.port, '/pkg/empty.wasm');

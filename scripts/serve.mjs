@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// Dependency-free static file server for the repository root.
+// Dependency-free static file server for the playground.
 //
 //   node scripts/serve.mjs            -> http://127.0.0.1:8080/
 //   PORT=9000 HOST=0.0.0.0 node scripts/serve.mjs
 //   node scripts/serve.mjs --check    only check that the port is free (exit 0/1)
+//
+// From the repository it serves what the page needs and nothing else:
+// index.html, www/ and dist/ (never .git, target, node_modules or any dotfile).
+// It answers only requests addressed to itself (the Host header: no DNS
+// rebinding), never redirects off its own origin, and sends the page's CSP and
+// frame-ancestors as headers (embed.html may be framed anywhere; the rest only by itself).
 //
 // Also usable as a module (the browser tests do this):
 //   import { startServer } from '../scripts/serve.mjs';
@@ -44,6 +50,32 @@ export const MIME_TYPES = {
   '.woff2': 'font/woff2',
 };
 
+/** What the repository root serves: the page, its modules, the built package. */
+export const REPO_PATHS = ['index.html', 'www/', 'dist/'];
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+
+/** Security headers for a file: the CSP and who may frame it. */
+function pageHeaders(filePath) {
+  const embed = path.basename(filePath) === 'embed.html';
+  const html = /\.html?$/i.test(filePath);
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...(html ? { 'Content-Security-Policy': `${CSP}; frame-ancestors ${embed ? '*' : "'self'"}` } : {}),
+    ...(html && !embed ? { 'X-Frame-Options': 'SAMEORIGIN' } : {}),
+  };
+}
+
+/** Whether `host` (the Host header) names this server: a loopback name, an IP literal, or `extra`. */
+export function hostAllowed(host, extra = []) {
+  if (!host) return false;
+  const name = host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost') || extra.includes(name)) return true;
+  // An address, not a name a DNS rebinding could point here.
+  return /^(\d{1,3}\.){3}\d{1,3}$/.test(name) || /^[0-9a-f:]+$/.test(name);
+}
+
 export function mimeTypeFor(filePath) {
   return MIME_TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
 }
@@ -64,7 +96,11 @@ function sendText(req, res, status, message, extraHeaders = {}) {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-async function handle(root, realRoot, req, res) {
+async function handle({ root, realRoot, allow, hosts }, req, res) {
+  if (!hostAllowed(req.headers.host, hosts)) {
+    sendText(req, res, 421, 'Misdirected Request: this server answers only for its own address');
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     sendText(req, res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
     return;
@@ -84,12 +120,20 @@ async function handle(root, realRoot, req, res) {
     return;
   }
   // Refuse any `..` segment outright rather than silently normalising it away.
-  if (decoded.split('/').includes('..')) {
+  const segments = decoded.split('/');
+  if (segments.includes('..')) {
     sendText(req, res, 403, 'Forbidden: path traversal');
     return;
   }
+  // One leading slash, no empty segments: `//www` is `/www`, never another host.
+  const clean = `/${segments.filter(Boolean).join('/')}`;
+  const relative = clean.slice(1);
+  if (segments.some((s) => s.startsWith('.')) || (allow && !allowed(relative, allow))) {
+    sendText(req, res, 404, `Not Found: ${clean}`);
+    return;
+  }
 
-  let filePath = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
+  let filePath = path.resolve(root, `.${clean}`);
   if (!isInside(root, filePath)) {
     sendText(req, res, 403, 'Forbidden');
     return;
@@ -99,8 +143,9 @@ async function handle(root, realRoot, req, res) {
   try {
     stat = await fsp.stat(filePath);
     if (stat.isDirectory()) {
-      if (!rawPath.endsWith('/')) {
-        sendText(req, res, 301, 'Moved Permanently', { Location: `${rawPath}/` });
+      const canonical = clean === '/' ? '/' : `${clean}/`;
+      if (rawPath !== canonical) {
+        sendText(req, res, 301, 'Moved Permanently', { Location: canonical });
         return;
       }
       filePath = path.join(filePath, 'index.html');
@@ -125,7 +170,7 @@ async function handle(root, realRoot, req, res) {
     'Content-Type': mimeTypeFor(filePath),
     'Content-Length': stat.size,
     'Cache-Control': 'no-cache',
-    'X-Content-Type-Options': 'nosniff',
+    ...pageHeaders(filePath),
   });
   if (req.method === 'HEAD') {
     res.end();
@@ -136,18 +181,31 @@ async function handle(root, realRoot, req, res) {
   stream.pipe(res);
 }
 
+/** Whether a path relative to the root is one of `allow` (files, or folders ending in /). */
+function allowed(relative, allow) {
+  if (relative === '') return true; // the index
+  return allow.some((a) => (a.endsWith('/') ? relative === a.slice(0, -1) || relative.startsWith(a) : relative === a));
+}
+
 /**
  * Start the static server.
- * @param {{port?: number, host?: string, root?: string}} [options]
- *   port 0 picks a free port; host defaults to 127.0.0.1; root to the repository root.
+ * @param {{port?: number, host?: string, root?: string, allow?: string[]}} [options]
+ *   port 0 picks a free port; host defaults to 127.0.0.1; root to the repository
+ *   root, where only REPO_PATHS are served, plus `allow` (e.g. the tests' fixtures).
  * @returns {Promise<{server: import('node:http').Server, port: number, host: string, url: string}>}
  *   Rejects with the listen error (e.g. code EADDRINUSE) if the port cannot be bound.
  */
-export async function startServer({ port = 8080, host = '127.0.0.1', root = REPO_ROOT } = {}) {
+export async function startServer({ port = 8080, host = '127.0.0.1', root = REPO_ROOT, allow = [] } = {}) {
   const absRoot = path.resolve(root);
   const realRoot = await fsp.realpath(absRoot);
+  const site = {
+    root: absRoot,
+    realRoot,
+    allow: absRoot === path.resolve(REPO_ROOT) ? [...REPO_PATHS, ...allow] : null,
+    hosts: [host.toLowerCase()],
+  };
   const server = createServer((req, res) => {
-    handle(absRoot, realRoot, req, res).catch((err) => {
+    handle(site, req, res).catch((err) => {
       if (!res.headersSent) sendText(req, res, 500, 'Internal Server Error');
       else res.destroy();
       console.error(`serve: ${req.url}: ${err?.stack ?? err}`);
@@ -201,6 +259,7 @@ async function main() {
   }
   console.log(`Serving ${REPO_ROOT} on ${host}:${started.port}`);
   console.log(`Playground: http://localhost:${started.port}/`);
+  console.log(`Built package (dist/, what docs sites copy): http://localhost:${started.port}/dist/`);
   console.log('Press Ctrl+C to stop.');
   const stop = () => {
     started.server.close(() => process.exit(0));

@@ -17,7 +17,7 @@ import { AtomicView } from './atomic-view.js';
 import { UrlSync } from './url-sync.js';
 import { PlaygroundWork, MANY_TILES } from './work.js';
 import { parsePanels, formatPanels, visiblePanels } from './panels.js';
-import { MAX_CELLS, defaultState, formatHash, parseFlagsAttribute, parsePresetAttribute, formatPresetAttribute } from './state.js';
+import { MAX_CELLS, defaultState, formatHash, ignoredMessage, parseFlagsAttribute, parsePresetAttribute, formatPresetAttribute } from './state.js';
 
 const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
 const BIG = 1 << 20; // from here on, work shows progress at once
@@ -245,7 +245,12 @@ export class PlaygroundApp extends PlaygroundWork {
       const parsed = this.url.read();
       if (!parsed.error) {
         if (parsed.state.embed.panels) this.panels = parsePanels(parsed.state.embed.panels).panels;
-        return parsed;
+        const ignored = ignoredMessage(parsed.ignored);
+        if (ignored) this.alert('hash', ignored);
+        if (parsed.flags || parsed.state.preset) return parsed;
+        // The link names no flags: those of the attributes (or the article's).
+        const own = this.attributeState();
+        return { state: { ...parsed.state, preset: own.state.preset }, flags: own.flags, error: own.error };
       }
       this.alert('hash', `The link's state is malformed (${parsed.error}), so the default example is shown instead. The link was: ${location.hash.slice(0, 200)}`);
       this.url.clear();
@@ -486,8 +491,8 @@ export class PlaygroundApp extends PlaygroundWork {
     );
   }
 
-  alert(kind, message) {
-    this.status.alert(kind, message);
+  alert(kind, message, actions = []) {
+    this.status.alert(kind, message, actions);
   }
 
   clearAlert(kind) {

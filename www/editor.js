@@ -4,7 +4,8 @@
 // arrays; presets; and a text box for typed or pasted lists.
 
 import { h, replace, grouped, uniqueId } from './dom.js';
-import { MAX_CELLS, MAX_FLAGS, DEFAULT_PRESET } from './state.js';
+import { MAX_CELLS, DEFAULT_PRESET } from './state.js';
+import { layout } from './layout.js';
 
 export class FlagEditor {
   /**
@@ -31,7 +32,7 @@ export class FlagEditor {
     const textId = uniqueId('flags-text');
     const presetButton = (name, label, title) =>
       h('button', { type: 'button', class: 'preset', 'data-testid': `preset-${name}`, 'data-preset': name, title, onclick: () => this.applyPreset(name) }, label);
-    this.sizeInput = h('input', { id: sizeId, type: 'number', min: 1, max: MAX_FLAGS, step: 1, value: 10, inputmode: 'numeric', 'data-testid': 'size', onchange: () => this.resize() });
+    this.sizeInput = h('input', { id: sizeId, type: 'number', min: 1, step: 1, value: 10, inputmode: 'numeric', 'data-testid': 'size', onchange: () => this.resize() });
     this.densityInput = h('input', { id: densityId, type: 'range', min: 0, max: 1, step: 0.01, value: DEFAULT_PRESET.density, 'data-testid': 'density', oninput: () => this.tune() });
     this.densityOutput = h('output', { for: densityId, class: 'density-value' }, DEFAULT_PRESET.density.toFixed(2));
     this.seedInput = h('input', { id: seedId, type: 'number', min: 0, max: 0xffffffff, step: 1, value: DEFAULT_PRESET.seed, inputmode: 'numeric', 'data-testid': 'seed', onchange: () => this.tune() });
@@ -113,6 +114,7 @@ export class FlagEditor {
   /** Shows new flags (from the URL, a preset, the text box or an edit elsewhere). */
   show(flags, preset) {
     this.flags = flags;
+    this.sizeInput.max = String(layout.maxFlags);
     this.activePreset = preset ? { ...preset } : null;
     if (preset) {
       this.preset = { ...preset };
@@ -315,7 +317,7 @@ export class FlagEditor {
     const n = Number(this.sizeInput.value);
     return {
       name,
-      n: Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_FLAGS) : this.flags.length || DEFAULT_PRESET.n,
+      n: Number.isInteger(n) && n >= 1 ? Math.min(n, layout.maxFlags) : this.flags.length || DEFAULT_PRESET.n,
       density: Number(this.densityInput.value),
       seed: Math.min(0xffffffff, Math.max(0, Math.floor(Number(this.seedInput.value) || 0))),
     };
@@ -330,8 +332,8 @@ export class FlagEditor {
   /** The size box: presets regenerate; edited flags are cut or padded with zeros. */
   resize() {
     const n = Number(this.sizeInput.value);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_FLAGS) {
-      this.onFlags(null, null, `The size must be a whole number from 1 to ${grouped(MAX_FLAGS)}; got “${this.sizeInput.value}”.`);
+    if (!Number.isInteger(n) || n < 1 || n > layout.maxFlags) {
+      this.onFlags(null, null, `The size must be a whole number from 1 to ${grouped(layout.maxFlags)}; got “${this.sizeInput.value}”.`);
       this.sizeInput.value = String(this.flags.length);
       return;
     }
@@ -372,10 +374,6 @@ export class FlagEditor {
     }
     if (flags.length === 0) {
       this.showTextError('The list is empty: type at least one flag, e.g. 1001101001.');
-      return;
-    }
-    if (flags.length > MAX_FLAGS) {
-      this.showTextError(`${grouped(flags.length)} flags is more than the ${grouped(MAX_FLAGS)} the page handles.`);
       return;
     }
     this.clearTextError();

@@ -11,8 +11,6 @@ import { layout, methodNames } from './layout.js';
 export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
-/** The largest array the page generates or accepts (16 M flags). */
-export const MAX_FLAGS = 16 * 1024 * 1024;
 /** Hash keys that belong to the embedding, not to the playground's state. */
 export const EMBED_KEYS = ['panels', 'theme', 'lang'];
 
@@ -49,7 +47,7 @@ function presetFrom(name, n, density, seed) {
     throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
   }
   const preset = { ...DEFAULT_PRESET, name };
-  if (n !== null && n !== undefined) preset.n = whole('n', n, 1, MAX_FLAGS);
+  if (n !== null && n !== undefined) preset.n = whole('n', n, 1, layout.maxFlags);
   if (seed !== null && seed !== undefined) preset.seed = whole('seed', seed, 0, 0xffffffff);
   if (density !== null && density !== undefined) {
     if (!/^(0|1|0?\.\d+|1\.0*)$/.test(density)) throw new HashError(`\`density=${density}\` is not a number in 0…1`);
@@ -83,25 +81,36 @@ export function formatPresetAttribute({ name, n, density, seed }) {
  */
 export function parseFlagsAttribute(text, wasm) {
   const code = String(text).trim();
-  const packed = /^[bw](\d+)\./.exec(code);
-  if (packed && Number(packed[1]) > MAX_FLAGS) throw new Error(`${packed[1]} flags is more than the ${MAX_FLAGS} the page handles`);
-  const flags = packed ? wasm.decodeFlags(code) : wasm.parseFlags(code);
+  // Both refuse more than layout.maxFlags, from the length alone.
+  const flags = /^[bw]\d+\./.test(code) ? wasm.decodeFlags(code) : wasm.parseFlags(code);
   if (flags.length === 0) throw new Error('the flags are empty');
-  if (flags.length > MAX_FLAGS) throw new Error(`${flags.length} flags is more than the ${MAX_FLAGS} the page handles`);
   return flags;
 }
 
+/** Every key a hash may hold; others are named as ignored. */
+const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 'block', 'tile', ...EMBED_KEYS];
+
 /**
- * Parses `location.hash`. Returns `{ state, error }`: on any malformed part the
- * state is the default one and `error` says what was wrong (the page shows it).
- * `decodeFlags` is the crate's decoder (throws on malformed packing).
+ * Parses `location.hash`. Returns `{ state, flags, error, ignored }`: on any
+ * malformed part the state is the default one and `error` says what was wrong
+ * (the page shows it). A hash that names neither flags nor a preset has
+ * `state.preset === null` and `flags === null`: the flags shown stay. `ignored`
+ * lists the parts that mean nothing here. `decodeFlags` is the crate's decoder
+ * (throws on malformed packing).
  */
 export function parseHash(hash, decodeFlags) {
   const text = hash.replace(/^#/, '');
   const state = defaultState();
-  if (text === '') return { state, flags: null, error: null };
+  if (text === '') return { state, flags: null, error: null, ignored: [] };
+  const ignored = [];
   try {
     const params = new URLSearchParams(text);
+    for (const [key, value] of params) {
+      if (!HASH_KEYS.includes(key)) ignored.push(value ? `${key}=${value}` : key);
+    }
+    if (!params.has('preset')) {
+      for (const key of ['n', 'density', 'seed']) if (params.has(key)) ignored.push(`${key}=${params.get(key)} (without a preset)`);
+    }
     if (params.has('method')) {
       const method = params.get('method');
       if (!methodNames().includes(method)) {
@@ -110,16 +119,12 @@ export function parseHash(hash, decodeFlags) {
       state.method = method;
     }
     if (params.has('step')) state.step = int(params, 'step', 1, 1000);
-    if (params.has('block')) state.block = int(params, 'block', 0, MAX_FLAGS / layout.block);
-    if (params.has('tile')) state.tile = int(params, 'tile', 0, MAX_FLAGS / layout.tile);
+    if (params.has('block')) state.block = int(params, 'block', 0, layout.maxFlags / layout.block);
+    if (params.has('tile')) state.tile = int(params, 'tile', 0, layout.maxFlags / layout.tile);
     for (const key of EMBED_KEYS) if (params.has(key)) state.embed[key] = params.get(key);
     let flags = null;
     if (params.has('flags')) {
       const code = params.get('flags');
-      const n = /^[bw](\d+)\./.exec(code);
-      if (n && Number(n[1]) > MAX_FLAGS) {
-        throw new HashError(`${n[1]} flags is more than the ${MAX_FLAGS} the page handles`);
-      }
       try {
         flags = decodeFlags(code);
       } catch (e) {
@@ -134,12 +139,22 @@ export function parseHash(hash, decodeFlags) {
         throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
       }
       state.preset = presetFrom(name, params.get('n'), params.get('density'), params.get('seed'));
+    } else {
+      state.preset = null;
     }
-    return { state, flags, error: null };
+    return { state, flags, error: null, ignored };
   } catch (e) {
     if (!(e instanceof HashError)) throw e;
-    return { state: defaultState(), flags: null, error: e.message };
+    return { state: defaultState(), flags: null, error: e.message, ignored };
   }
+}
+
+/** The message for a hash's ignored parts, or null. */
+export function ignoredMessage(ignored) {
+  if (!ignored.length) return null;
+  const shown = ignored.slice(0, 5).map((p) => `“${p.length > 60 ? `${p.slice(0, 60)}…` : p}”`);
+  const more = ignored.length > 5 ? ` and ${ignored.length - 5} more` : '';
+  return `Parts of the link mean nothing here and were ignored: ${shown.join(', ')}${more}.`;
 }
 
 /**

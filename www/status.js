@@ -75,10 +75,12 @@ export class StatusBar {
     return done;
   }
 
-  alert(kind, message) {
+  /** Shows `message` (replacing the last of its kind), with buttons `[{ label, testid, onclick }]`. */
+  alert(kind, message, actions = []) {
     this.clearAlert(kind);
     const dismiss = h('button', { type: 'button', class: 'dismiss', 'aria-label': 'Dismiss', onclick: () => box.remove() }, '×');
-    const box = h('div', { class: 'alert', part: 'alert', 'data-kind': kind, 'data-testid': `alert-${kind}` }, h('span', {}, message), dismiss);
+    const buttons = actions.map((a) => h('button', { type: 'button', class: 'alert-action', 'data-testid': a.testid, onclick: a.onclick }, a.label));
+    const box = h('div', { class: 'alert', part: 'alert', 'data-kind': kind, 'data-testid': `alert-${kind}` }, h('span', {}, message, buttons), dismiss);
     this.alerts.append(box);
   }
 

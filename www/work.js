@@ -5,7 +5,11 @@
 import { grouped } from './dom.js';
 import { Engine } from './engine.js';
 import { layout, methodNames, isTileMethod } from './layout.js';
+import { ignoredMessage } from './state.js';
 
+/** After a device loss, the first try to get the GPU back, and the longest wait between tries. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
 /** From this many flags on, work shows progress at once. */
 export const BIG = 1 << 20;
 /** What the tile view suggests when the array has a single tile. */
@@ -78,14 +82,17 @@ export class PlaygroundWork {
 
   async applyHash() {
     if (!this.engine) return;
-    const { state, flags, error } = this.url.read();
+    const { state, flags, error, ignored } = this.url.read();
     if (error) {
       this.alert('hash', `The link's state is malformed (${error}); the page keeps what it showed.`);
       this.updateUrl();
       return;
     }
     this.clearAlert('hash');
-    const made = flags ? { flags, preset: null } : await this.generate(state.preset);
+    const message = ignoredMessage(ignored);
+    if (message) this.alert('hash', message);
+    // A link that names no flags keeps the ones shown.
+    const made = flags ? { flags, preset: null } : state.preset ? await this.generate(state.preset) : { flags: this.flags, preset: this.preset };
     this.method = state.method;
     this.pendingStep = state.step;
     this.pendingBlock = state.block;
@@ -282,22 +289,63 @@ export class PlaygroundWork {
     }
     if (!this.engine || this.engine.backend !== 'gpu') return;
     this.uploaded = null;
-    if (this.draw.mode === 'canvas' && !this.triedImage) {
-      // Some browsers (headless, software adapters) lose the device when a
-      // WebGPU canvas is presented: reopen the GPU and read the frame back instead.
-      this.triedImage = true;
-      const lost = this.engine;
-      lost.fallBackToCpu({ kind: 'starting', message }).then(() => this.showBackend());
-      this.track(Engine.open(this.wasm, (k, m) => this.onGpuEvent(k, m)).then((engine) => this.useEngine(engine, 'image')));
-      return;
-    }
-    this.alert('device-lost', `The GPU device was lost (${message}). The playground switched to the CPU reference.`);
+    // Some browsers (headless, software adapters) lose the device when a WebGPU
+    // canvas is presented: the next device draws offscreen and reads the frame back.
+    const toImage = this.draw.mode === 'canvas' && !this.triedImage;
+    if (toImage) this.triedImage = true;
+    this.gpuDrawMode = toImage ? 'image' : this.draw.mode;
+    const lost = this.engine;
     this.track(
-      this.engine.fallBackToCpu({ kind: 'device-lost', message }).then(() => {
+      lost.fallBackToCpu({ kind: toImage ? 'starting' : 'device-lost', message }).then(() => {
+        if (this.engine !== lost || this.destroyed) return undefined;
         this.showBackend();
         return this.refresh();
       }),
     );
+    this.lostMessage = message;
+    this.retryDelay = RETRY_FIRST_MS;
+    if (!toImage) this.sayLost();
+    this.scheduleGpu(toImage ? 0 : this.retryDelay);
+  }
+
+  /** The loss, the CPU reference meanwhile, the next try and a button to try now. */
+  sayLost(next = this.retryDelay) {
+    const retry = { label: 'Retry on the GPU', testid: 'retry-gpu', onclick: () => this.scheduleGpu(0) };
+    this.alert('device-lost', `The GPU device was lost (${this.lostMessage}). Your flags are kept and the CPU reference answers meanwhile; the next try to get the GPU back is in ${Math.round(next / 1000)} s.`, [retry]);
+  }
+
+  scheduleGpu(delay) {
+    clearTimeout(this.retryTimer);
+    this.timers.delete(this.retryTimer);
+    this.retryTimer = this.later(() => this.track(this.retryGpu()), delay);
+  }
+
+  /** Opens a new device; on the GPU again, or another try later (backing off). */
+  async retryGpu() {
+    if (this.destroyed || this.engine?.backend === 'gpu' || this.reopening) return;
+    this.reopening = true;
+    try {
+      const engine = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));
+      if (this.destroyed) {
+        engine.dispose();
+        return;
+      }
+      if (engine.backend === 'gpu') {
+        this.clearAlert('device-lost');
+        await this.useEngine(engine, this.gpuDrawMode);
+        return;
+      }
+      engine.dispose();
+      if (this.engine?.fallback?.kind === 'starting') {
+        this.engine.fallback = { kind: 'device-lost', message: this.lostMessage };
+        this.showBackend();
+      }
+      this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
+      this.sayLost();
+      this.scheduleGpu(this.retryDelay);
+    } finally {
+      this.reopening = false;
+    }
   }
 }
 
