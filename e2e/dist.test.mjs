@@ -117,7 +117,9 @@ test('npm pack gives a package that a docs project installs and imports as `comp
     server = await startServer({ port: 0, root: project });
     opened = await newPage();
     await opened.page.goto(server.url);
-    await ready(opened.page);
+    await ready(opened.page).catch((e) => {
+      throw new Error(`${e.message}\n${opened.log.join('\n')}`);
+    });
     assert.equal(await opened.page.evaluate(() => window.imported), 'function');
     const r = await results(opened.page);
     assert.equal(r.backend, 'gpu', opened.log.join('\n'));

@@ -9,7 +9,8 @@
 // index.html, www/ and dist/ (never .git, target, node_modules or any dotfile).
 // It answers only requests addressed to itself (the Host header: no DNS
 // rebinding), never redirects off its own origin, and sends the page's CSP and
-// frame-ancestors as headers (embed.html may be framed anywhere; the rest only by itself).
+// frame-ancestors as headers (embed.html may be framed anywhere; the rest only by
+// itself). Any other root (the tests' sites) is served as it is, dotfiles excepted.
 //
 // Also usable as a module (the browser tests do this):
 //   import { startServer } from '../scripts/serve.mjs';
@@ -60,7 +61,6 @@ function pageHeaders(filePath) {
   const embed = path.basename(filePath) === 'embed.html';
   const html = /\.html?$/i.test(filePath);
   return {
-    'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     ...(html ? { 'Content-Security-Policy': `${CSP}; frame-ancestors ${embed ? '*' : "'self'"}` } : {}),
     ...(html && !embed ? { 'X-Frame-Options': 'SAMEORIGIN' } : {}),
@@ -170,7 +170,9 @@ async function handle({ root, realRoot, allow, hosts }, req, res) {
     'Content-Type': mimeTypeFor(filePath),
     'Content-Length': stat.size,
     'Cache-Control': 'no-cache',
-    ...pageHeaders(filePath),
+    'X-Content-Type-Options': 'nosniff',
+    // The playground's own pages; another root (a test's docs site) sets its own policy.
+    ...(allow ? pageHeaders(filePath) : {}),
   });
   if (req.method === 'HEAD') {
     res.end();
