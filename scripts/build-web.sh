@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the crate for the browser:
+# Build the playground crate (playground/, over the wgpu-compaction library) for the browser:
 #   target/wasm/wasm32-unknown-unknown/release/compaction_playground.wasm
 #   -> wasm-bindgen --target web -> www/pkg/compaction_playground{.js,_bg.wasm}
 #
@@ -30,7 +30,7 @@ log "toolchain: $WASM_TOOLCHAIN, profile: release, target dir: target/wasm"
 
 case "$WASM_TOOLCHAIN" in
   rustup)
-    cargo build --lib --release --target "$TARGET" --target-dir "$TARGET_DIR"
+    cargo build -p compaction-playground --lib --release --target "$TARGET" --target-dir "$TARGET_DIR"
     ;;
   debian)
     # Debian's rustc-web has the wasm32 target but no prebuilt std for it:
@@ -43,7 +43,7 @@ case "$WASM_TOOLCHAIN" in
       RUSTC="$WASM_DEBIAN_RUSTC" \
       RUSTDOC="${WASM_DEBIAN_RUSTC%/rustc}/rustdoc" \
       CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$WASM_DEBIAN_LINKER" \
-      "$WASM_DEBIAN_CARGO" build --lib --release --target "$TARGET" --target-dir "$TARGET_DIR" \
+      "$WASM_DEBIAN_CARGO" build -p compaction-playground --lib --release --target "$TARGET" --target-dir "$TARGET_DIR" \
       -Zbuild-std=std,panic_abort
     ;;
   *)

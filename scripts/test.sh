@@ -60,18 +60,18 @@ fi
 stage "rustfmt (cargo fmt --all -- --check)"
 cargo fmt --all -- --check
 
-stage "clippy, native (cargo clippy --all-targets -- -D warnings)"
-cargo clippy --all-targets -- -D warnings
+stage "clippy, native (cargo clippy --workspace --all-targets -- -D warnings)"
+cargo clippy --workspace --all-targets -- -D warnings
 
 if [[ "$WASM_TOOLCHAIN" == rustup ]]; then
-  stage "clippy, wasm32 (cargo clippy --lib --target wasm32-unknown-unknown)"
-  cargo clippy --lib --target wasm32-unknown-unknown --target-dir target/wasm -- -D warnings
+  stage "clippy, wasm32 (cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown)"
+  cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown --target-dir target/wasm -- -D warnings
 else
   skip "clippy, wasm32" "no clippy for Debian's wasm toolchain"
 fi
 
-stage "native tests (cargo test --release)"
-cargo test --release
+stage "native tests (cargo test --release --workspace)"
+cargo test --release --workspace
 
 stage "build: wasm and dist/ (scripts/build.sh)"
 bash "$ROOT/scripts/build.sh"

@@ -6,6 +6,10 @@
 @group(0) @binding(0) var<storage, read>       visible : array<u32>;
 @group(0) @binding(1) var<storage, read_write> indices : array<u32>;
 @group(0) @binding(2) var<storage, read_write> counter : atomic<u32>;
+// The live length: flags past live.x are invisible, so that one compaction
+// prepared for a capacity serves any count up to it (set per encode, or copied
+// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
+@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 var<workgroup> local_count : atomic<u32>;
 var<workgroup> global_base : u32;
@@ -27,7 +31,7 @@ fn atomic_aggregated(
   workgroupBarrier();
 
   let i = linear_workgroup(wid, groups) * 64u + li;
-  let passes = i < arrayLength(&visible) && visible[i] != 0u;
+  let passes = i < min(live.x, arrayLength(&visible)) && visible[i] != 0u;
 
   var local_slot = 0u;
   if (passes) {

@@ -21,13 +21,14 @@
 // - `tile_atomic`: the same tiles, but each takes its output range with one global
 //   atomicAdd instead of looking back: order kept inside a tile, not between tiles.
 //
-// The portable workgroup scan and look-back sit at the end, after the marker line;
-// gpu/lookback.rs replaces them with shaders/lookback_subgroups.wgsl when the
-// device has SUBGROUP.
+// This file is the kernels. gpu/lookback.rs composes it with the workgroup scan
+// and look-back of shaders/lookback_portable.wgsl (shared memory, every device) or
+// shaders/lookback_subgroups.wgsl (devices with SUBGROUP), and with
+// shaders/lookback_stats.wgsl (the counters of `bench --stats`, off by default).
 
 // 128 invocations of 32 flags each rather than 256 of 16: registers bound how many
 // invocations an SM runs at once, so this keeps twice the flags in flight for the
-// same registers (on an H200: 2^26 flags 200 µs instead of 263, BENCHMARKS.md v13).
+// same registers (BENCHMARKS.md v13).
 const WORKGROUP_SIZE : u32 = 128u;
 // A u32 tile is ROWS rows of 4·WORKGROUP_SIZE flags; invocation li loads flags
 // 4·li .. 4·li+3 of each row as one vec4 (coalesced), all eight at once. The
@@ -52,11 +53,6 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
-// Measurement only (`bench --stats`): count look-back events in STAT_WORDS words at
-// the end of `tile_states`: wide rounds, polls, fallbacks, tiles, then the
-// workgroups running now and the most that ever ran at once.
-override STATS : bool = false;
-const STAT_WORDS : u32 = 8u;
 
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
 // bit words), as u32 for the tail and for short arrays.
@@ -69,15 +65,17 @@ const STAT_WORDS : u32 = 8u;
 @group(0) @binding(4) var<storage, read_write> count       : array<atomic<u32>>;
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
+// The live length: flags past live.x are invisible, so that one compaction
+// prepared for a capacity serves any count up to it (set per encode, or copied
+// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
+@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 // Flags per row of a u32 tile (one vec4 per invocation).
 const ROW : u32 = 4u * WORKGROUP_SIZE;
 // The visible indices of STAGE flags (two rows), compacted in shared memory first
-// so that the global writes are whole consecutive runs: scattering 4-byte stores
-// straight to global memory cost twice the time at density 0.5 on an H200. Two
-// rows, not the whole tile: shared memory limits the workgroups an SM runs at
-// once, and on an H200 a 16 KiB stage allowed two 256-invocation workgroups
-// (bench --stats, "at once"), 4 KiB eight.
+// so that the global writes are whole consecutive runs (scattered 4-byte stores
+// straight to global memory were slower). Two rows, not the whole tile: shared
+// memory limits the workgroups an SM runs at once (BENCHMARKS.md v11).
 const STAGE : u32 = 2u * ROW;
 var<workgroup> staged         : array<u32, STAGE>;
 // Bits tiles: the words.
@@ -88,8 +86,6 @@ var<workgroup> look_remaining : u32;
 var<workgroup> look_exclusive : u32;
 var<workgroup> look_outcome   : u32;
 var<workgroup> tile_base      : u32;
-// Thread 0's event counts for STATS: wide rounds, polls, fallbacks.
-var<private> stat_counts : vec4<u32>;
 
 // Outcomes of the look-back and of its rounds.
 const DONE : u32 = 0u;
@@ -215,8 +211,8 @@ fn rows_mask(r : Rows) -> u32 {
 }
 
 // Invocation li's 32 flags of a u32 tile: bits 4k .. 4k+3 for row k. A whole tile
-// takes eight unconditional loads, all in flight together (in two batches of four
-// it ran 3-12 % slower on an H200, and the compiler gave it fewer workgroups).
+// takes eight unconditional loads, all in flight together (two batches of four
+// were slower, and the compiler gave them fewer workgroups).
 fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
   let v = tile * (TILE / 4u) + li;
   let w = WORKGROUP_SIZE;
@@ -234,8 +230,8 @@ fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
 
 // A u32 tile takes its ticket, then loads that tile (`take_ticket`, then
 // `tile_nibbles`). (Loading the workgroup-id tile while the ticket travels, and
-// again when the ticket differed, measured no faster on an H200: the ticket
-// differed for 50-78% of the tiles.) The two stay separate calls: a struct holding
+// again when the ticket differed, was no faster: the ticket often differs.) The
+// two stay separate calls: a struct holding
 // both would make the ticket non-uniform for Tint's uniformity analysis (its value
 // would share a return with the per-invocation flags), and Chrome would reject
 // every workgroupUniformLoad after `if (ticket.tile >= tiles) { return; }`.
@@ -295,8 +291,8 @@ fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
 
 // A bits tile as the same 32 bits per invocation that `tile_nibbles` gives for u32
 // flags (row k's flags 4·li .. 4·li+3 at bits 4k .. 4k+3), so that both entry points
-// scan and write the same way (staging straight from the words, word by word, took
-// 184.6 µs instead of 128.5 at 2^26 flags on an H200): the words are loaded
+// scan and write the same way (staging straight from the words, word by word, was
+// much slower; BENCHMARKS.md v15): the words are loaded
 // coalesced (vec4 by the first TILE_WORDS/4 invocations) into shared memory, then
 // each invocation takes one nibble from each row's words. Call it from uniform
 // control flow.
@@ -361,11 +357,11 @@ fn blocked_tile() -> u32 {
 // now been polled SPIN_LIMIT times, so that the fallback is due (else one more poll).
 fn fallback_due(spins : ptr<function, u32>) -> bool {
   if (*spins >= SPIN_LIMIT || STRESS_FALLBACK) {
-    stat_counts.z = stat_counts.z + 1u;
+    count_fallback();
     return true;
   }
   *spins = *spins + 1u;
-  stat_counts.y = stat_counts.y + 1u;
+  count_poll();
   return false;
 }
 
@@ -388,27 +384,11 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
   return workgroupUniformLoad(&tile_base);
 }
 
-fn record_stats() {
-  if (STATS) {
-    let at = arrayLength(&tile_states) - STAT_WORDS;
-    atomicAdd(&tile_states[at], stat_counts.x);
-    atomicAdd(&tile_states[at + 1u], stat_counts.y);
-    atomicAdd(&tile_states[at + 2u], stat_counts.z);
-    atomicAdd(&tile_states[at + 3u], 1u);
-  }
-}
-
-// STATS: workgroups running now, and the most that ever ran at once.
-fn stats_enter(li : u32) {
-  if (STATS && li == 0u) {
-    let at = arrayLength(&tile_states) - STAT_WORDS;
-    atomicMax(&tile_states[at + 5u], atomicAdd(&tile_states[at + 4u], 1u) + 1u);
-  }
-}
-
-fn stats_leave(li : u32) {
-  if (STATS && li == 0u) {
-    atomicSub(&tile_states[arrayLength(&tile_states) - STAT_WORDS + 4u], 1u);
+// A live length of 0: no tile is last, so the first workgroup writes the count.
+fn write_empty(li : u32, ticket : Ticket, tiles : u32) {
+  if (tiles == 0u && ticket.tile == 0u && li == 0u) {
+    atomicStore(&count[0], 0u);
+    indirect[1] = 0u;
   }
 }
 
@@ -448,12 +428,14 @@ fn lookback(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = arrayLength(&indices);
+  let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups);
   let nibbles = tile_nibbles(ticket.tile, li, n);
-  // Workgroups past the last tile (the 2-D grid rounds up) only took a ticket.
+  // Workgroups past the last tile (the 2-D grid rounds up, or the live length
+  // is under the capacity) only took a ticket.
   if (ticket.tile >= tiles) {
+    write_empty(li, ticket, tiles);
     return;
   }
   look_back_tile(li, ticket, nibbles, n, false);
@@ -464,10 +446,11 @@ fn lookback_bits(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = arrayLength(&indices);
+  let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups);
   if (ticket.tile >= tiles) {
+    write_empty(li, ticket, tiles);
     return;
   }
   look_back_tile(li, ticket, bits_nibbles(ticket.tile, li, n), n, true);
@@ -478,7 +461,7 @@ fn tile_atomic(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = arrayLength(&indices);
+  let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups);
   let nibbles = tile_nibbles(ticket.tile, li, n);
@@ -498,142 +481,3 @@ fn tile_atomic(
   write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
 }
-
-// ---- portable workgroup_scan and look_back (replaced by shaders/lookback_subgroups.wgsl) ----
-
-struct Scan {
-  exclusive : vec4<u32>,
-  total : vec4<u32>,
-}
-
-var<workgroup> scan_scratch : array<vec4<u32>, WORKGROUP_SIZE>;
-
-// Exclusive prefix of `x` over the workgroup (in local_invocation_index order) and
-// the workgroup's total: Hillis-Steele in shared memory. Read into a register,
-// barrier, write, barrier: without the middle barrier a neighbour could read a
-// half-updated value. Call it from uniform control flow.
-fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
-  scan_scratch[li] = x;
-  workgroupBarrier();
-  for (var offset = 1u; offset < WORKGROUP_SIZE; offset = offset << 1u) {
-    var sum = scan_scratch[li];
-    if (li >= offset) {
-      sum = sum + scan_scratch[li - offset];
-    }
-    workgroupBarrier();
-    scan_scratch[li] = sum;
-    workgroupBarrier();
-  }
-  let inclusive = scan_scratch[li];
-  let total = scan_scratch[WORKGROUP_SIZE - 1u];
-  // The next call overwrites scan_scratch.
-  workgroupBarrier();
-  return Scan(inclusive - x, total);
-}
-
-// Predecessors read at once by one round of the look-back: one per invocation.
-const WINDOW : u32 = WORKGROUP_SIZE;
-
-// Looks back from look_remaining (the predecessors not yet counted) until the count
-// before the tile is in look_exclusive (returns false), or until the nearest
-// uncounted predecessor has kept it waiting SPIN_LIMIT polls (returns true: the
-// caller counts that tile's flags, then calls again). Wide rounds after every
-// advance, single polls while blocked. The same in every invocation; call it from
-// uniform control flow.
-fn look_back(li : u32, parity : u32) -> bool {
-  var outcome = look_back_round(li, parity);
-  var spins = 0u;
-  loop {
-    if (outcome == DONE) {
-      break;
-    }
-    if (outcome == BLOCKED) {
-      if (fallback_due(&spins)) {
-        outcome = FALLBACK;
-        break;
-      }
-      outcome = poll_nearest(li, parity);
-    } else {
-      spins = 0u;
-      outcome = look_back_round(li, parity);
-    }
-  }
-  return outcome == FALLBACK;
-}
-
-// One round of the look-back: every invocation reads the state of one predecessor
-// (invocation li: the li-th nearest not yet counted), and one scan finds the nearest
-// that is not an aggregate and sums the aggregates before it. An inclusive prefix
-// there ends the look-back; a predecessor that has not published stops the round
-// (BLOCKED if it is the nearest). A wide window matters: a new tile may be a
-// thousand tiles ahead of the last inclusive prefix, and a round costs an L2 trip.
-// Returns DONE, ADVANCED or BLOCKED, the same in every invocation.
-fn look_back_round(li : u32, parity : u32) -> u32 {
-  let remaining = workgroupUniformLoad(&look_remaining);
-  if (remaining == 0u) {
-    return DONE;
-  }
-  stat_counts.x = stat_counts.x + 1u;
-  return walk_window(li, remaining, read_window(li, remaining, parity));
-}
-
-// (status, value) of tile remaining-1-li, whose state word sits at index
-// remaining - li. Past tile 0 there is nothing before: an inclusive prefix of 0.
-fn read_window(li : u32, remaining : u32, parity : u32) -> vec2<u32> {
-  if (li < remaining) {
-    let word = atomicLoad(&tile_states[remaining - li]);
-    return vec2<u32>(select(state_status(word, parity), INVALID, STRESS_FALLBACK), word >> 2u);
-  }
-  return vec2<u32>(INCLUSIVE, 0u);
-}
-
-fn walk_window(li : u32, remaining : u32, entry : vec2<u32>) -> u32 {
-  let status = entry.x;
-  let value = entry.y;
-  let stops = select(0u, 1u, status != AGGREGATE);
-  let scan = workgroup_scan(li, vec4<u32>(value, stops, 0u, 0u));
-  // Only the first non-aggregate has no stop before it; its exclusive sum adds
-  // aggregates only (the sums past it are never used).
-  if (stops == 1u && scan.exclusive.y == 0u) {
-    if (status == INCLUSIVE) {
-      look_exclusive = look_exclusive + scan.exclusive.x + value;
-      look_remaining = 0u;
-      look_outcome = DONE;
-    } else {
-      look_exclusive = look_exclusive + scan.exclusive.x;
-      look_remaining = remaining - li;
-      look_outcome = select(BLOCKED, ADVANCED, li > 0u);
-    }
-  }
-  if (li == 0u && scan.total.y == 0u) {
-    // The whole window was aggregates (and tile 0 lies beyond it).
-    look_exclusive = look_exclusive + scan.total.x;
-    look_remaining = remaining - WINDOW;
-    look_outcome = ADVANCED;
-  }
-  return workgroupUniformLoad(&look_outcome);
-}
-
-// While blocked: only the nearest uncounted predecessor's state, read by one
-// invocation. Hundreds of waiting workgroups re-reading whole windows of states
-// crowd the few L2 lines that hold them.
-fn poll_nearest(li : u32, parity : u32) -> u32 {
-  let remaining = workgroupUniformLoad(&look_remaining);
-  if (li == 0u) {
-    let word = atomicLoad(&tile_states[remaining]);
-    let status = select(state_status(word, parity), INVALID, STRESS_FALLBACK);
-    var outcome = BLOCKED;
-    if (status == INCLUSIVE) {
-      look_exclusive = look_exclusive + (word >> 2u);
-      look_remaining = 0u;
-      outcome = DONE;
-    } else if (status == AGGREGATE) {
-      look_exclusive = look_exclusive + (word >> 2u);
-      look_remaining = remaining - 1u;
-      outcome = select(ADVANCED, DONE, remaining == 1u);
-    }
-    look_outcome = outcome;
-  }
-  return workgroupUniformLoad(&look_outcome);
-}
-

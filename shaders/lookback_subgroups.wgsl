@@ -1,6 +1,6 @@
 // The workgroup scan and the look-back of shaders/lookback.wgsl with subgroup
-// operations, for devices with the SUBGROUP feature: gpu/lookback.rs puts this
-// file in place of the portable part at the end of lookback.wgsl (so it uses that
+// operations, for devices with the SUBGROUP feature: gpu/lookback.rs appends this
+// file to lookback.wgsl in place of shaders/lookback_portable.wgsl (it uses that
 // file's declarations). The scan: one scan per subgroup in registers, one shared
 // slot per subgroup, one barrier; the portable scan needs sixteen. The look-back:
 // one subgroup, no workgroup barrier per round.
@@ -51,7 +51,7 @@ fn workgroup_scan(li : u32, x : vec4<u32>) -> Scan {
 // holds the count before the tile, true when the fallback is due), run by the
 // first subgroup alone, so that a round costs an L2 trip and a few subgroup
 // operations instead of workgroup barriers. A wide round reads one predecessor per
-// lane (one cache line for 32 lanes: four per lane measured slower on an H200);
+// lane (one cache line for 32 lanes; four per lane were slower);
 // while the nearest one has not published, single polls. Call it from uniform
 // control flow.
 fn look_back(li : u32, parity : u32) -> bool {
@@ -111,7 +111,7 @@ fn subgroup_look_back(lane : u32, size : u32, parity : u32, start : u32, exclusi
     }
     let count = select(1u, size, wide);
     if (wide) {
-      stat_counts.x = stat_counts.x + 1u;
+      count_wide_round();
     }
     let entry = state_at(lane, count, remaining, parity);
     let stop_lane = first_in_ballot(subgroupBallot(entry.x != AGGREGATE));

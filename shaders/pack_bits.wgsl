@@ -6,9 +6,8 @@
 // Invocation li loads eight vec4 (row k: vec4 li of the chunk's k-th run of
 // WORKGROUP_SIZE, so every load is coalesced), all in flight together, and leaves
 // one nibble per vec4 in shared memory; then invocation t ORs the eight nibbles of
-// word t and writes it (consecutive invocations, consecutive words). One flag per
-// invocation with shared atomics, the first version, took over 200 µs for 2^26
-// flags on an H200.
+// word t and writes it (consecutive invocations, consecutive words), instead of
+// one flag per invocation with shared atomics (BENCHMARKS.md v16).
 
 const WORKGROUP_SIZE : u32 = 256u;
 // Flags per workgroup: one output word per invocation.
@@ -19,6 +18,10 @@ const CHUNK : u32 = 32u * WORKGROUP_SIZE;
 // Exactly N words: its length is the number of flags.
 @group(0) @binding(1) var<storage, read>       flags  : array<u32>;
 @group(0) @binding(2) var<storage, read_write> bits   : array<u32>;
+// The live length: flags past live.x are invisible, so that one compaction
+// prepared for a capacity serves any count up to it (set per encode, or copied
+// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
+@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 // nibbles[k·WORKGROUP_SIZE + li]: the visible flags of invocation li's vec4 of row k.
 var<workgroup> nibbles : array<u32, CHUNK / 4u>;
@@ -65,7 +68,7 @@ fn pack_bits(
   @builtin(workgroup_id) wid : vec3<u32>,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = arrayLength(&flags);
+  let n = min(live.x, arrayLength(&flags));
   let chunk = wid.x + wid.y * groups.x;
   let v = chunk * (CHUNK / 4u) + li;
   let w = WORKGROUP_SIZE;

@@ -18,6 +18,10 @@ override FLAGS_INPUT : bool = true;
 @group(0) @binding(2) var<storage, read_write> block_sums : array<u32>;
 // Only `scan_block_traced` uses it: (STEPS + 1) snapshots of every block.
 @group(0) @binding(3) var<storage, read_write> trace      : array<u32>;
+// The live length: flags past live.x are invisible, so that one compaction
+// prepared for a capacity serves any count up to it (set per encode, or copied
+// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
+@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 var<workgroup> tmp : array<u32, BLOCK>;
 
@@ -25,9 +29,18 @@ fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
   return wid.x + wid.y * groups.x;
 }
 
+// Level 0 stops at the live length (its blocks past it scan zeros); the upper
+// levels scan every block sum.
+fn loaded(i : u32) -> bool {
+  if (FLAGS_INPUT) {
+    return i < min(live.x, arrayLength(&input));
+  }
+  return i < arrayLength(&input);
+}
+
 fn load(i : u32, li : u32) -> u32 {
   var v = 0u;
-  if (i < arrayLength(&input)) {
+  if (loaded(i)) {
     v = input[i];
     if (FLAGS_INPUT) {
       v = select(0u, 1u, v != 0u);

@@ -4,6 +4,10 @@
 @group(0) @binding(0) var<storage, read>       visible : array<u32>;
 @group(0) @binding(1) var<storage, read>       prefix  : array<u32>;
 @group(0) @binding(2) var<storage, read_write> indices : array<u32>;
+// The live length: flags past live.x are invisible, so that one compaction
+// prepared for a capacity serves any count up to it (set per encode, or copied
+// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
+@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
   return wid.x + wid.y * groups.x;
@@ -16,7 +20,7 @@ fn scatter(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let i = linear_workgroup(wid, groups) * 64u + li;
-  if (i >= arrayLength(&visible)) {
+  if (i >= min(live.x, arrayLength(&visible))) {
     return;
   }
   if (visible[i] != 0u) {

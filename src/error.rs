@@ -1,65 +1,141 @@
-//! The crate's one error type. `web.rs` turns it into a `JsError` with the same message.
+//! The library's one error type: everything a caller can get wrong or a device
+//! can refuse is one of these, never a panic.
 
-use thiserror::Error;
+use crate::method::Method;
 
-#[derive(Debug, Error, Clone, PartialEq)]
+/// Why a compaction cannot be prepared, encoded or read back.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
-    #[error("WebGPU is not available in this browser: {0}")]
-    NoWebGpu(String),
-    #[error("no GPU adapter was found: {0}")]
-    NoAdapter(String),
-    #[error("could not open the GPU device: {0}")]
-    Device(String),
-    #[error(
-        "{n} flags need {bytes} bytes in one storage binding, but this device allows at most \
-         {limit} bytes (max_storage_buffer_binding_size), i.e. {max_flags} flags"
-    )]
+    /// More flags than one storage binding of the device holds, or than the method takes.
     TooLarge {
+        /// The flags asked for.
         n: u64,
+        /// The bytes they need in one binding.
         bytes: u64,
+        /// The most bytes the binding may have.
         limit: u64,
+        /// The most flags, then.
         max_flags: u64,
     },
-    #[error("{}", too_many(*.n, *.max))]
-    TooMany { n: Option<u64>, max: u64 },
-    #[error(
-        "a trace is for arrays a person can read: at most {max} flags, but there are {n}; \
-         run the method without a trace instead"
-    )]
-    TraceTooLarge { n: usize, max: usize },
-    #[error(
-        "the method `{0}` does not run on tiles; tile traces are for lookback, lookback-bits \
-         and tile-atomic"
-    )]
-    NotTiled(&'static str),
-    #[error("the method `{method}` needs the adapter feature {feature}, which this GPU lacks")]
-    MissingFeature {
-        method: &'static str,
-        feature: &'static str,
+    /// A buffer lacks a usage the compaction binds it with.
+    BufferUsage {
+        /// Which buffer: `"flags"`, `"instance count target"`, ….
+        buffer: &'static str,
+        /// The usages it needs and does not have.
+        missing: wgpu::BufferUsages,
     },
-    #[error("the GPU device was lost ({0}); open a new one to go on")]
-    DeviceLost(String),
-    #[error("reading the result back from the GPU failed: {0}")]
-    Readback(String),
-    #[error("the GPU reported an error: {0}")]
+    /// A buffer is smaller than the range the compaction reads or writes.
+    BufferTooSmall {
+        /// Which buffer.
+        buffer: &'static str,
+        /// Its size in bytes.
+        size: u64,
+        /// The bytes needed, from the offset.
+        needed: u64,
+    },
+    /// An offset that the device or the copy needs aligned is not.
+    Misaligned {
+        /// Which offset.
+        what: &'static str,
+        /// The offset in bytes.
+        offset: u64,
+        /// The alignment it needs.
+        alignment: u64,
+    },
+    /// The device's limits are below what the method's kernels need.
+    Limit {
+        /// The method.
+        method: Method,
+        /// The `wgpu::Limits` field.
+        limit: &'static str,
+        /// What the kernels need.
+        needed: u64,
+        /// What the device allows.
+        allowed: u64,
+    },
+    /// Something the method does not do (bit input for a method other than `LookbackBits`).
+    Unsupported {
+        /// The method.
+        method: Method,
+        /// What it does not do.
+        what: &'static str,
+    },
+    /// A live length past the compaction's capacity.
+    LengthTooLarge {
+        /// The length asked for.
+        len: u64,
+        /// The capacity the compaction was prepared for.
+        capacity: u64,
+    },
+    /// A trace asked for more flags than a person can read ([`crate::trace::MAX_TRACE_FLAGS`]).
+    TraceTooLarge {
+        /// The flags asked for.
+        n: usize,
+        /// The most a trace takes.
+        max: usize,
+    },
+    /// A tile trace asked of a method that does not run on tiles.
+    NotTiled(Method),
+    /// No method has this name (its first characters, escaped).
+    UnknownMethod(String),
+    /// The device reported a validation or out-of-memory error during the work.
     Gpu(String),
-    #[error("unknown method `{0}`; expected one of: {1}")]
-    UnknownMethod(String, String),
-    #[error("{0}")]
-    Parse(String),
-    /// A JS argument of the wrong type (the wasm boundary checks every one).
-    #[error("{0}")]
-    Type(String),
-    /// A JS number outside what the call takes.
-    #[error("{0}")]
-    Range(String),
+    /// Mapping a buffer to read it back failed (the device may be lost).
+    Readback(String),
 }
 
+/// `Result` with the library's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
-fn too_many(n: Option<u64>, max: u64) -> String {
-    match n {
-        Some(n) => format!("{n} flags is more than the {max} that can be compacted here"),
-        None => format!("more than {max} flags: that is the most that can be compacted here"),
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::TooLarge { n, bytes, limit, max_flags } => write!(
+                f,
+                "{n} flags need {bytes} bytes in one storage binding, but this device allows at \
+                 most {limit} bytes (max_storage_buffer_binding_size), i.e. {max_flags} flags"
+            ),
+            Error::BufferUsage { buffer, missing } => {
+                write!(f, "the {buffer} buffer needs the usage {missing:?}")
+            }
+            Error::BufferTooSmall { buffer, size, needed } => write!(
+                f,
+                "the {buffer} buffer has {size} bytes, but the compaction needs {needed} from its offset"
+            ),
+            Error::Misaligned { what, offset, alignment } => {
+                write!(f, "the {what} ({offset}) must be a multiple of {alignment}")
+            }
+            Error::Limit { method, limit, needed, allowed } => write!(
+                f,
+                "`{method}` needs {limit} of at least {needed}, but this device allows {allowed} \
+                 (Compactor::required_limits says what each method needs)"
+            ),
+            Error::Unsupported { method, what } => write!(f, "`{method}` does not take {what}"),
+            Error::LengthTooLarge { len, capacity } => write!(
+                f,
+                "a live length of {len} flags is past the {capacity} this compaction was prepared for"
+            ),
+            Error::TraceTooLarge { n, max } => write!(
+                f,
+                "a trace is for arrays a person can read: at most {max} flags, but there are {n}; \
+                 run the method without a trace instead"
+            ),
+            Error::NotTiled(method) => write!(
+                f,
+                "the method `{method}` does not run on tiles; tile traces are for lookback, \
+                 lookback-bits and tile-atomic"
+            ),
+            Error::UnknownMethod(name) => {
+                let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+                write!(f, "unknown method `{name}`; expected one of: {}", names.join(", "))
+            }
+            Error::Gpu(message) => write!(f, "the GPU reported an error: {message}"),
+            Error::Readback(message) => {
+                write!(f, "reading the result back from the GPU failed: {message}")
+            }
+        }
     }
 }
+
+impl std::error::Error for Error {}

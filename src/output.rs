@@ -1,27 +1,119 @@
-//! What every compaction method produces, on the CPU side.
+//! What a compaction writes for a draw, and what reading it back gives.
 
 use bytemuck::{Pod, Zeroable};
 
-/// The arguments of a non-indexed indirect draw, laid out exactly as
+/// The arguments of a non-indexed indirect draw, laid out as
 /// `wgpu::util::DrawIndirectArgs` (and WebGPU's `drawIndirect`) expect them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct IndirectArgs {
+    /// Vertices per instance.
     pub vertex_count: u32,
+    /// Instances: the number of visible flags, written on the GPU.
     pub instance_count: u32,
+    /// The first vertex.
     pub first_vertex: u32,
+    /// The first instance.
     pub first_instance: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<IndirectArgs>() == 16);
 
-/// The dense list of visible indices, its length and the indirect-draw arguments,
+/// The arguments of an indexed indirect draw, laid out as
+/// `wgpu::util::DrawIndexedIndirectArgs` (and WebGPU's `drawIndexedIndirect`)
+/// expect them.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct IndexedIndirectArgs {
+    /// Indices per instance.
+    pub index_count: u32,
+    /// Instances: the number of visible flags, written on the GPU.
+    pub instance_count: u32,
+    /// The first index.
+    pub first_index: u32,
+    /// Added to each index.
+    pub base_vertex: i32,
+    /// The first instance.
+    pub first_instance: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<IndexedIndirectArgs>() == 20);
+
+/// Which indirect draw a compaction's arguments are for. At `prepare` it says
+/// what to write (`instance_count` is ignored: the GPU writes it); read back, it
+/// is what the GPU wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawArgs {
+    /// For `draw_indirect`: 16 bytes.
+    NonIndexed(IndirectArgs),
+    /// For `draw_indexed_indirect`: 20 bytes.
+    Indexed(IndexedIndirectArgs),
+}
+
+impl DrawArgs {
+    /// Non-indexed arguments drawing `vertex_count` vertices per instance.
+    pub fn vertices(vertex_count: u32) -> Self {
+        DrawArgs::NonIndexed(IndirectArgs {
+            vertex_count,
+            ..IndirectArgs::default()
+        })
+    }
+
+    /// Indexed arguments drawing `index_count` indices per instance.
+    pub fn indexed(index_count: u32) -> Self {
+        DrawArgs::Indexed(IndexedIndirectArgs {
+            index_count,
+            ..IndexedIndirectArgs::default()
+        })
+    }
+
+    /// The number of instances (the visible flags, once the GPU wrote it).
+    pub fn instance_count(&self) -> u32 {
+        match self {
+            DrawArgs::NonIndexed(args) => args.instance_count,
+            DrawArgs::Indexed(args) => args.instance_count,
+        }
+    }
+
+    /// The bytes of the indirect buffer.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            DrawArgs::NonIndexed(args) => bytemuck::bytes_of(args),
+            DrawArgs::Indexed(args) => bytemuck::bytes_of(args),
+        }
+    }
+
+    /// The same kind of arguments read from `words` (4 or 5 of them).
+    pub(crate) fn read(&self, words: &[u32]) -> Self {
+        fn fill<T: Pod>(args: &mut T, words: &[u32]) {
+            if let Ok(read) = bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(words)) {
+                *args = read;
+            }
+        }
+        let mut out = *self;
+        match &mut out {
+            DrawArgs::NonIndexed(args) => fill(args, words),
+            DrawArgs::Indexed(args) => fill(args, words),
+        }
+        out
+    }
+
+    /// The indirect buffer's length in words.
+    pub(crate) fn words(&self) -> u64 {
+        self.bytes().len() as u64 / 4
+    }
+}
+
+/// The dense list of visible indices, the count and the indirect-draw arguments,
 /// all as read back from the GPU (or computed by the CPU mirror).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompactionOutput {
+    /// The visible indices: in order for the order-preserving methods.
     pub indices: Vec<u32>,
+    /// The count buffer.
     pub count: u32,
-    pub indirect: IndirectArgs,
+    /// The indirect-args buffer.
+    pub indirect: DrawArgs,
 }
 
 impl CompactionOutput {

@@ -2,6 +2,8 @@
 //! these from real buffers (`Compactor::trace_*`), the CPU mirror from its own
 //! simulation (`cpu::trace_*`); the tests require both to be equal.
 
+use crate::layout::NO_SLOT;
+
 /// One level of the recursive scan: the values scanned, the Hillis-Steele states
 /// inside every block, the block sums and the offsets added back.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,14 +25,18 @@ pub struct ScanLevelTrace {
     pub prefix: Vec<u32>,
 }
 
+/// Every state of one run of the scan (`Method::Scan`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScanTrace {
+    /// The flags scanned.
     pub flags: Vec<u32>,
     /// Level 0 first. Empty when there are no flags.
     pub levels: Vec<ScanLevelTrace>,
     /// The scatter's output: the dense list of visible indices, in order.
     pub indices: Vec<u32>,
+    /// The number of visible flags.
     pub count: u32,
+    /// The `instance_count` of the indirect arguments.
     pub instance_count: u32,
 }
 
@@ -41,16 +47,18 @@ impl ScanTrace {
     }
 }
 
-/// Marks flags that received no slot in `AtomicTrace::slots`.
-pub const NO_SLOT: u32 = u32::MAX;
-
+/// One run of an atomic method: which slot each visible invocation received.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AtomicTrace {
+    /// The flags compacted.
     pub flags: Vec<u32>,
     /// For every flag, the output slot its invocation received, or `NO_SLOT`.
     pub slots: Vec<u32>,
+    /// The output, in the order the slots were taken.
     pub indices: Vec<u32>,
+    /// The number of visible flags.
     pub count: u32,
+    /// The `instance_count` of the indirect arguments.
     pub instance_count: u32,
 }
 
@@ -90,6 +98,7 @@ pub enum TileStatus {
 }
 
 impl TileStatus {
+    /// `invalid`, `aggregate` or `inclusive`.
     pub fn name(self) -> &'static str {
         match self {
             TileStatus::Invalid => "invalid",
@@ -117,12 +126,17 @@ impl TileStatus {
 /// from the CPU mirror: for the look-back methods both must be equal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TileTraceEntry {
+    /// The tile's first flag.
     pub first_flag: u32,
-    /// Flags in the tile: `TILE_SIZE`, fewer in the last.
+    /// Flags in the tile: `TILE`, fewer in the last.
     pub flags: u32,
+    /// The tile's own count of visible flags.
     pub aggregate: u32,
+    /// The count of visible flags before the tile (where its run starts).
     pub exclusive: u32,
+    /// The count up to the tile's end.
     pub inclusive: u32,
+    /// The tile's published state after the run.
     pub status: TileStatus,
 }
 
@@ -141,6 +155,7 @@ pub enum ChainSeen {
 }
 
 impl ChainSeen {
+    /// `aggregate`, `inclusive` or `counted itself`.
     pub fn name(self) -> &'static str {
         match self {
             ChainSeen::Aggregate => "aggregate",
@@ -153,7 +168,9 @@ impl ChainSeen {
 /// One predecessor read by a look-back, in the order read (nearest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChainLink {
+    /// The predecessor read.
     pub tile: u32,
+    /// What it had published.
     pub seen: ChainSeen,
     /// What the look-back added: the published value, or the count it made itself.
     pub value: u32,
@@ -204,15 +221,21 @@ impl Default for TileSchedule {
 /// the output. See `TileTraceEntry` for which fields are GPU readback.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TileTrace {
+    /// Flags per tile.
     pub tile_size: u32,
+    /// Every tile, in ticket order.
     pub tiles: Vec<TileTraceEntry>,
     /// Per tile, the look-back of `schedule` (CPU simulation, on every backend).
     /// Empty for `tile-atomic`, which does not look back.
     pub chains: Vec<TileChain>,
+    /// The schedule the chains were simulated for.
     pub schedule: TileSchedule,
     /// The ticket counter after the run (GPU readback): workgroups launched.
     pub tickets: u32,
+    /// The output.
     pub indices: Vec<u32>,
+    /// The number of visible flags.
     pub count: u32,
+    /// The `instance_count` of the indirect arguments.
     pub instance_count: u32,
 }

@@ -1,7 +1,9 @@
 //! The CPU mirrors are the oracle, so they are checked against plain
 //! computations here, independently of the GPU.
 
-use compaction_playground::{cpu, flags, Method};
+mod common;
+
+use wgpu_compaction::{cpu, DrawArgs, Method};
 
 fn plain(flags: &[u32]) -> Vec<u32> {
     (0..flags.len() as u32)
@@ -12,12 +14,12 @@ fn plain(flags: &[u32]) -> Vec<u32> {
 #[test]
 fn every_mirror_compacts() {
     for n in [0usize, 1, 63, 64, 65, 256, 257, 65_537, 70_000] {
-        let f = flags::random(n, 0.4, n as u64);
+        let f = common::random(n, 0.4, n as u64);
         assert_eq!(cpu::atomic_counter(&f), plain(&f), "n={n}");
         assert_eq!(cpu::atomic_aggregated(&f), plain(&f), "n={n}");
         assert_eq!(cpu::trace_scan(&f).indices, plain(&f), "n={n}");
         for method in Method::ALL {
-            let mut got = cpu::compact(&f, method, 6).indices;
+            let mut got = cpu::compact(&f, method, DrawArgs::vertices(6)).indices;
             got.sort_unstable();
             assert_eq!(got, plain(&f), "{method} n={n}");
         }
@@ -26,7 +28,7 @@ fn every_mirror_compacts() {
 
 #[test]
 fn aggregated_keeps_each_workgroup_contiguous_in_any_schedule() {
-    let f = flags::random(64 * 5 + 7, 0.5, 1);
+    let f = common::random(64 * 5 + 7, 0.5, 1);
     let out = cpu::atomic_aggregated::atomic_aggregated_scheduled(&f, [3, 0, 5, 1, 4, 2]);
     let mut sorted = out.clone();
     sorted.sort_unstable();
@@ -51,7 +53,7 @@ fn scan_levels_recurse_until_one_block() {
 
 #[test]
 fn the_article_example_step_by_step() {
-    let trace = cpu::trace_scan(&flags::ARTICLE_EXAMPLE);
+    let trace = cpu::trace_scan(&common::ARTICLE_EXAMPLE);
     // flag:      1 0 0 1 1 0 1 0 0 1
     // exclusive: 0 1 1 1 2 3 3 4 4 4   total = 5
     assert_eq!(trace.prefix(), &[0, 1, 1, 1, 2, 3, 3, 4, 4, 4]);

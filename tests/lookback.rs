@@ -8,16 +8,14 @@ mod common;
 
 use std::sync::OnceLock;
 
-use common::{expected_indices, save_failure, wild_flags, DENSITIES, SIZES};
-use compaction_playground::gpu::lookback::{self as gpu_lookback, LookbackOptions};
-use compaction_playground::gpu::readback::Readback;
-use compaction_playground::{
-    cpu, flags, Compaction, CompactionOutput, Compactor, GpuContext, IndirectArgs, Method,
+use common::{expected_indices, read_words, save_failure, wild_flags, DENSITIES, SIZES};
+use wgpu_compaction::layout::TILE;
+use wgpu_compaction::{
+    cpu, Compaction, CompactionOutput, Compactor, DrawArgs, Error, LookbackOptions, Method,
 };
 
 /// The ways the look-back kernels are built, on one device.
 struct Variants {
-    context: GpuContext,
     /// (name, compactor): with subgroups when the adapter has them, portable, and
     /// both again with every published state ignored (the fallback path).
     compactors: Vec<(&'static str, Compactor)>,
@@ -26,12 +24,11 @@ struct Variants {
 fn variants() -> &'static Variants {
     static VARIANTS: OnceLock<Variants> = OnceLock::new();
     VARIANTS.get_or_init(|| {
-        let context = pollster::block_on(GpuContext::new())
-            .unwrap_or_else(|e| panic!("the GPU tests need an adapter (Mesa lavapipe in CI): {e}"));
-        let has_subgroups = context.device.features().contains(wgpu::Features::SUBGROUP);
+        let (adapter, device, queue) = common::open_device(None);
+        let has_subgroups = device.features().contains(wgpu::Features::SUBGROUP);
         eprintln!(
-            "adapter: {}, SUBGROUP: {has_subgroups}",
-            context.adapter_name()
+            "adapter: {:?}, SUBGROUP: {has_subgroups}",
+            adapter.get_info().name
         );
         let build = |subgroups, stress_fallback| {
             let options = LookbackOptions {
@@ -39,7 +36,7 @@ fn variants() -> &'static Variants {
                 stress_fallback,
                 ..LookbackOptions::default()
             };
-            Compactor::with_options(&context.device, &context.queue, options)
+            Compactor::with_options(&device, &queue, options)
         };
         let mut compactors = vec![("portable", build(false, false))];
         if has_subgroups {
@@ -56,10 +53,7 @@ fn variants() -> &'static Variants {
                 "{name}"
             );
         }
-        Variants {
-            context,
-            compactors,
-        }
+        Variants { compactors }
     })
 }
 
@@ -78,41 +72,9 @@ fn fallback() -> impl Iterator<Item = &'static (&'static str, Compactor)> {
         .filter(|(name, _)| name.ends_with("fallback"))
 }
 
-/// Encodes a prepared compaction and reads back its indices (first `count`) and
-/// indirect arguments.
+/// Encodes a prepared compaction and reads back its outputs.
 fn encode_and_read(compactor: &Compactor, compaction: &Compaction) -> CompactionOutput {
-    let device = compactor.device();
-    let mut encoder = device.create_command_encoder(&Default::default());
-    compactor.encode(&mut encoder, compaction);
-    let mut readback = Readback::default();
-    readback.copy(
-        device,
-        &mut encoder,
-        compaction.indices(),
-        0,
-        compaction.len(),
-    );
-    readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
-    readback.copy(device, &mut encoder, compaction.count(), 0, 1);
-    compactor.queue().submit([encoder.finish()]);
-    let read = pollster::block_on(readback.read(device)).expect("readback");
-    let indirect = match read[1][..] {
-        [vertex_count, instance_count, first_vertex, first_instance] => IndirectArgs {
-            vertex_count,
-            instance_count,
-            first_vertex,
-            first_instance,
-        },
-        _ => panic!("indirect args: {:?}", read[1]),
-    };
-    let count = read[2][0];
-    let mut indices = read[0].clone();
-    indices.truncate(count as usize);
-    CompactionOutput {
-        indices,
-        count,
-        indirect,
-    }
+    pollster::block_on(compactor.run_compaction(compaction)).expect("run")
 }
 
 /// Runs `method` on `flags` (u32 flags, or packed bits for `bits_input`).
@@ -157,7 +119,11 @@ fn check(
         if bits_input { "-bitsin" } else { "" }
     );
     let got = run(compactor, flags, method, bits_input);
-    let oracle = cpu::compact(flags, method, Compactor::DEFAULT_VERTEX_COUNT);
+    let oracle = cpu::compact(
+        flags,
+        method,
+        DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+    );
     let expected = expected_indices(flags);
     assert_eq!(
         oracle.indices.len(),
@@ -171,14 +137,11 @@ fn check(
     if got.count != oracle.count {
         fail(format!("count {} != {}", got.count, oracle.count));
     }
-    let want_args = IndirectArgs {
-        vertex_count: Compactor::DEFAULT_VERTEX_COUNT,
-        instance_count: oracle.count,
-        first_vertex: 0,
-        first_instance: 0,
-    };
-    if got.indirect != want_args {
-        fail(format!("indirect {:?} != {want_args:?}", got.indirect));
+    if got.indirect != oracle.indirect {
+        fail(format!(
+            "indirect {:?} != {:?}",
+            got.indirect, oracle.indirect
+        ));
     }
     if method.preserves_order() {
         if got.indices != oracle.indices {
@@ -203,7 +166,7 @@ fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
     if sorted != expected {
         return Err("the set of indices differs".into());
     }
-    let tile = |i: u32| i as usize / cpu::lookback::TILE;
+    let tile = |i: u32| i as usize / TILE;
     let mut seen = std::collections::HashSet::new();
     for (k, &i) in got.iter().enumerate() {
         let continues = k > 0 && tile(got[k - 1]) == tile(i);
@@ -221,7 +184,7 @@ fn sweep(method: Method, bits_input: bool) {
     for (variant, compactor) in regular() {
         for &n in &SIZES {
             for &density in &DENSITIES {
-                let flags = flags::random(n, density, n as u64 ^ density.to_bits());
+                let flags = common::random(n, density, n as u64 ^ density.to_bits());
                 check(
                     variant,
                     compactor,
@@ -262,7 +225,7 @@ fn lookback_fallback_matches_cpu() {
     for (variant, compactor) in fallback() {
         for &n in SIZES.iter().filter(|&&n| n <= (1 << 20) + 3) {
             for &density in &[0.001, 0.5, 1.0] {
-                let flags = flags::random(n, density, 99 ^ n as u64);
+                let flags = common::random(n, density, 99 ^ n as u64);
                 let case = format!("n{n}-d{density}");
                 check(variant, compactor, Method::Lookback, false, &flags, &case);
                 check(
@@ -287,15 +250,14 @@ fn pack_bits_matches_cpu() {
             let compaction = compactor
                 .prepare(&buffer, n as u64, Method::LookbackBits, 6)
                 .expect("prepare");
-            let device = compactor.device();
-            let mut encoder = device.create_command_encoder(&Default::default());
+            let mut encoder = compactor
+                .device()
+                .create_command_encoder(&Default::default());
             compactor.encode(&mut encoder, &compaction);
-            let bits = compaction.packed_bits().expect("packed bits");
-            let mut readback = Readback::default();
-            readback.copy(device, &mut encoder, bits, 0, n.div_ceil(32) as u64);
             compactor.queue().submit([encoder.finish()]);
-            let read = pollster::block_on(readback.read(device)).expect("readback");
-            assert_eq!(read[0], cpu::pack_bits(&flags), "{variant} n={n}");
+            let bits = compaction.packed_bits().expect("packed bits");
+            let read = read_words(compactor, bits, n.div_ceil(32) as u64);
+            assert_eq!(read, cpu::pack_bits(&flags), "{variant} n={n}");
         }
     }
 }
@@ -314,7 +276,7 @@ fn any_nonzero_flag_is_visible() {
         for method in [Method::Lookback, Method::LookbackBits] {
             let out = pollster::block_on(compactor.run(&extremes, method)).expect("runs");
             assert_eq!(out.indices, vec![0, 2, 4, 5, 8], "{variant} {method}");
-            assert_eq!(out.indirect.instance_count, 5, "{variant} {method}");
+            assert_eq!(out.indirect.instance_count(), 5, "{variant} {method}");
         }
     }
 }
@@ -324,8 +286,8 @@ fn lookback_is_bit_identical_over_repeated_runs() {
     // One prepared compaction encoded again and again: the tile states carry over
     // from run to run (their codes alternate), so odd and even runs must agree,
     // also when several runs share one submission.
-    let flags = flags::random((1 << 20) + 3, 0.5, 42);
-    let expected = cpu::lookback(&flags).indices;
+    let flags = common::random((1 << 20) + 3, 0.5, 42);
+    let expected = cpu::lookback(&flags);
     for (variant, compactor) in regular() {
         let buffer = compactor.upload(&flags).expect("upload");
         let compaction = compactor
@@ -353,8 +315,8 @@ fn prepared_lookback_writes_indirect_on_the_gpu() {
     // The renderer path: prepare once, new flags, encode, read only the indirect buffer.
     for (variant, compactor) in regular() {
         let device = compactor.device();
-        let flags_a = flags::random(50_000, 0.3, 1);
-        let flags_b = flags::random(50_000, 0.7, 2);
+        let flags_a = common::random(50_000, 0.3, 1);
+        let flags_b = common::random(50_000, 0.7, 2);
         let buffer = compactor.upload(&flags_a).expect("upload");
         for method in [Method::Lookback, Method::LookbackBits, Method::TileAtomic] {
             let compaction = compactor
@@ -366,12 +328,10 @@ fn prepared_lookback_writes_indirect_on_the_gpu() {
                     .write_buffer(&buffer, 0, bytemuck::cast_slice(flags));
                 let mut encoder = device.create_command_encoder(&Default::default());
                 compactor.encode(&mut encoder, &compaction);
-                let mut readback = Readback::default();
-                readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
                 compactor.queue().submit([encoder.finish()]);
-                let words = pollster::block_on(readback.read(device)).expect("read");
+                let words = read_words(compactor, compaction.indirect(), 4);
                 let visible = flags.iter().filter(|&&f| f != 0).count() as u32;
-                assert_eq!(words[0], vec![3, visible, 0, 0], "{variant} {method}");
+                assert_eq!(words, vec![3, visible, 0, 0], "{variant} {method}");
             }
         }
     }
@@ -397,68 +357,13 @@ fn lookback_extra_memory_is_under_n_over_64_words() {
 }
 
 #[test]
-fn lookback_shaders_validate_and_constants_match_rust() {
-    let validate = |name: &str, source: &str| {
-        let module = naga::front::wgsl::parse_str(source)
-            .unwrap_or_else(|e| panic!("{name} does not parse:\n{}", e.emit_to_string(source)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name} is invalid:\n{}", e.emit_to_string(source)));
-        module
-    };
-    let portable = validate("lookback.wgsl", gpu_lookback::SOURCE);
-    let subgroups = validate("lookback + subgroups", &gpu_lookback::source(true));
-    validate(
-        "pack_bits.wgsl",
-        compaction_playground::gpu::pack_bits::SOURCE,
-    );
-    assert!(gpu_lookback::SOURCE.contains(gpu_lookback::PORTABLE_SCAN_MARKER));
-    for module in [&portable, &subgroups] {
-        for entry in ["lookback", "lookback_bits", "tile_atomic"] {
-            let ep = module
-                .entry_points
-                .iter()
-                .find(|e| e.name == entry)
-                .unwrap_or_else(|| panic!("no entry point {entry}"));
-            assert_eq!(
-                ep.workgroup_size,
-                [gpu_lookback::WORKGROUP_SIZE, 1, 1],
-                "{entry}"
-            );
-        }
-    }
-    let source = gpu_lookback::SOURCE;
-    let size = gpu_lookback::WORKGROUP_SIZE;
-    assert!(source.contains(&format!("const WORKGROUP_SIZE : u32 = {size}u;")));
-    // The subgroup part uses the main file's WORKGROUP_SIZE, not its own.
-    assert!(!gpu_lookback::SUBGROUPS_SOURCE.contains("const WORKGROUP_SIZE"));
-    let tile = gpu_lookback::TILE;
-    assert!(source.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
-    assert!(source.contains("const ROWS : u32 = 8u;"));
-    assert!(source.contains("const WINDOW : u32 = WORKGROUP_SIZE;"));
-    // ROWS vec4 per invocation cover a u32 tile; a quarter of the workgroup loads a
-    // bits tile as vec4.
-    assert_eq!(tile, size * 4 * 8);
-    assert!(tile / 32 / 4 <= size);
-    assert!(
-        compaction_playground::gpu::pack_bits::SOURCE.contains(&format!(
-            "const WORKGROUP_SIZE : u32 = {}u;",
-            compaction_playground::gpu::pack_bits::WORKGROUP_SIZE
-        ))
-    );
-}
-
-#[test]
 fn lookback_refuses_more_flags_than_its_states_hold() {
     let compactor = &variants().compactors[0].1;
     let max = compactor.max_flags_for(Method::Lookback);
-    assert!(max < cpu::lookback::MAX_FLAGS);
     let buffer = compactor.upload(&[1, 0, 1]).expect("upload");
-    assert!(compactor
-        .prepare(&buffer, max + 1, Method::Lookback, 6)
-        .is_err());
-    let _ = &variants().context;
+    // Refused from the length, before the small buffer is even looked at.
+    match compactor.prepare(&buffer, max + 1, Method::Lookback, 6) {
+        Err(Error::TooLarge { n, max_flags, .. }) => assert_eq!((n, max_flags), (max + 1, max)),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
 }

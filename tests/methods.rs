@@ -4,13 +4,17 @@
 
 mod common;
 
-use common::{compactor, expected_indices, save_failure, wild_flags, DENSITIES, SIZES};
-use compaction_playground::{cpu, flags, Compactor, IndirectArgs, Method};
+use common::{compactor, expected_indices, read_words, save_failure, wild_flags, DENSITIES, SIZES};
+use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
 
 fn check(method: Method, flags: &[u32], case: &str) {
     let got = pollster::block_on(compactor().run(flags, method))
         .unwrap_or_else(|e| panic!("{case}: {e}"));
-    let oracle = cpu::compact(flags, method, Compactor::DEFAULT_VERTEX_COUNT);
+    let oracle = cpu::compact(
+        flags,
+        method,
+        DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+    );
     let expected = expected_indices(flags);
     assert_eq!(
         oracle.indices.len(),
@@ -24,14 +28,11 @@ fn check(method: Method, flags: &[u32], case: &str) {
     if got.count != oracle.count {
         fail(&format!("count {} != {}", got.count, oracle.count));
     }
-    let want_args = IndirectArgs {
-        vertex_count: Compactor::DEFAULT_VERTEX_COUNT,
-        instance_count: oracle.count,
-        first_vertex: 0,
-        first_instance: 0,
-    };
-    if got.indirect != want_args {
-        fail(&format!("indirect {:?} != {want_args:?}", got.indirect));
+    if got.indirect != oracle.indirect {
+        fail(&format!(
+            "indirect {:?} != {:?}",
+            got.indirect, oracle.indirect
+        ));
     }
     if method.preserves_order() {
         if got.indices != oracle.indices {
@@ -49,7 +50,7 @@ fn check(method: Method, flags: &[u32], case: &str) {
 fn sweep(method: Method) {
     for &n in &SIZES {
         for &density in &DENSITIES {
-            let flags = flags::random(n, density, n as u64 ^ density.to_bits());
+            let flags = common::random(n, density, n as u64 ^ density.to_bits());
             check(method, &flags, &format!("{method}-n{n}-d{density}"));
         }
     }
@@ -82,7 +83,7 @@ fn any_nonzero_flag_is_visible_in_every_method() {
         let mut got = out.indices.clone();
         got.sort_unstable();
         assert_eq!(got, vec![0, 2, 4, 5, 8], "{method}");
-        assert_eq!(out.indirect.instance_count, 5, "{method}");
+        assert_eq!(out.indirect.instance_count(), 5, "{method}");
     }
 }
 
@@ -90,20 +91,20 @@ fn any_nonzero_flag_is_visible_in_every_method() {
 fn article_example() {
     for method in Method::ALL {
         let out =
-            pollster::block_on(compactor().run(&flags::ARTICLE_EXAMPLE, method)).expect("runs");
+            pollster::block_on(compactor().run(&common::ARTICLE_EXAMPLE, method)).expect("runs");
         let mut got = out.indices.clone();
         if !method.preserves_order() {
             got.sort_unstable();
         }
         assert_eq!(got, vec![0, 3, 4, 6, 9], "{method}");
         assert_eq!(out.count, 5, "{method}");
-        assert_eq!(out.indirect.instance_count, 5, "{method}");
+        assert_eq!(out.indirect.instance_count(), 5, "{method}");
     }
 }
 
 #[test]
 fn scan_is_bit_identical_over_20_runs() {
-    let flags = flags::random((1 << 20) + 3, 0.5, 42);
+    let flags = common::random((1 << 20) + 3, 0.5, 42);
     let first = pollster::block_on(compactor().run(&flags, Method::Scan)).expect("runs");
     for run in 1..20 {
         let again = pollster::block_on(compactor().run(&flags, Method::Scan)).expect("runs");
@@ -122,8 +123,8 @@ fn prepared_compaction_is_reusable_and_writes_indirect_on_the_gpu() {
     // and read only the indirect buffer the GPU wrote.
     let compactor = compactor();
     let device = compactor.device();
-    let flags_a = flags::random(5000, 0.3, 1);
-    let flags_b = flags::random(5000, 0.7, 2);
+    let flags_a = common::random(5000, 0.3, 1);
+    let flags_b = common::random(5000, 0.7, 2);
     let buffer = compactor.upload(&flags_a).expect("upload");
     let compaction = compactor
         .prepare(&buffer, 5000, Method::Scan, 3)
@@ -133,12 +134,10 @@ fn prepared_compaction_is_reusable_and_writes_indirect_on_the_gpu() {
         queue.write_buffer(&buffer, 0, bytemuck::cast_slice(flags));
         let mut encoder = device.create_command_encoder(&Default::default());
         compactor.encode(&mut encoder, &compaction);
-        let mut readback = compaction_playground::gpu::readback::Readback::default();
-        readback.copy(device, &mut encoder, compaction.indirect(), 0, 4);
         queue.submit([encoder.finish()]);
-        let words = pollster::block_on(readback.read(device)).expect("read");
+        let words = read_words(compactor, compaction.indirect(), 4);
         let visible = flags.iter().filter(|&&f| f != 0).count() as u32;
-        assert_eq!(words[0], vec![3, visible, 0, 0]);
+        assert_eq!(words, vec![3, visible, 0, 0]);
     }
 }
 
@@ -159,9 +158,9 @@ fn too_many_flags_is_a_clear_error() {
 }
 
 #[test]
-fn a_gpu_validation_error_is_an_error_not_a_panic() {
-    // A flags buffer that cannot be bound as storage: wgpu's validation fails, and
-    // the run must report it rather than panic or return zeros.
+fn an_unbindable_flags_buffer_is_refused_before_any_gpu_work() {
+    // A flags buffer that cannot be bound as storage: prepare says so, rather than
+    // a panic or zeros later.
     let compactor = compactor();
     let buffer = compactor.device().create_buffer(&wgpu::BufferDescriptor {
         label: Some("not storage"),
@@ -173,7 +172,13 @@ fn a_gpu_validation_error_is_an_error_not_a_panic() {
         let err = pollster::block_on(compactor.run_buffer(&buffer, 256, method))
             .expect_err("an unbindable buffer must fail");
         assert!(
-            matches!(err, compaction_playground::Error::Gpu(_)),
+            matches!(
+                err,
+                wgpu_compaction::Error::BufferUsage {
+                    buffer: "flags",
+                    ..
+                }
+            ),
             "{method}: {err}"
         );
     }

@@ -8,9 +8,9 @@
 mod common;
 
 use common::{compactor, expected_indices, save_failure};
-use compaction_playground::{cpu, flags, Compactor, Method};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
 
 const DEFAULT_CASES: u32 = 32;
 const DEFAULT_SEED: u64 = 0x5eed_c0de;
@@ -45,11 +45,11 @@ fn cases() -> impl Strategy<Value = Case> {
 
 fn flags_of(case: &Case) -> Vec<u32> {
     let base = if case.clustered {
-        flags::clustered(case.n, case.density, 8, case.seed)
+        wgpu_compaction::cpu::inputs::clustered(case.n, case.density, 8, case.seed)
     } else {
-        flags::random(case.n, case.density, case.seed)
+        common::random(case.n, case.density, case.seed)
     };
-    let mut rng = flags::XorShift64::new(case.seed ^ 0xa5a5);
+    let mut rng = wgpu_compaction::cpu::inputs::XorShift64::new(case.seed ^ 0xa5a5);
     base.into_iter()
         .map(|f| match (f, case.values) {
             (0, _) => 0,
@@ -65,7 +65,11 @@ fn check(method: Method, flags: &[u32]) -> Result<(), TestCaseError> {
     let got = pollster::block_on(compactor().run(flags, method))
         .map_err(|e| TestCaseError::fail(format!("{method}: {e}")))?;
     let expected = expected_indices(flags);
-    let oracle = cpu::compact(flags, method, Compactor::DEFAULT_VERTEX_COUNT);
+    let oracle = cpu::compact(
+        flags,
+        method,
+        DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+    );
     prop_assert_eq!(got.count as usize, expected.len(), "{}: count", method);
     prop_assert_eq!(
         got.indirect,

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{compactor, expected_indices, save_failure, wild_flags};
-use compaction_playground::cpu::lookback::{self as cpu_lookback, TILE};
-use compaction_playground::{
-    cpu, flags, ChainSeen, Error, Method, TileSchedule, TileStatus, TileTrace, NO_SLOT,
-};
+use wgpu_compaction::cpu::lookback as cpu_lookback;
+use wgpu_compaction::layout::{NO_SLOT, TILE};
+use wgpu_compaction::trace::{ChainSeen, TileSchedule, TileStatus, TileTrace};
+use wgpu_compaction::{cpu, Error, Method};
 
 const SIZES: [usize; 6] = [0, 1, TILE - 1, TILE, TILE + 1, 100_000];
 
@@ -18,7 +18,7 @@ fn inputs() -> Vec<(String, Vec<u32>)> {
         for &density in &[0.0, 0.3, 1.0] {
             inputs.push((
                 format!("n{n}-d{density}"),
-                flags::random(n, density, n as u64 + 7),
+                common::random(n, density, n as u64 + 7),
             ));
         }
         let mut odd = wild_flags(n, 0.5, n as u64 + 3);
@@ -63,7 +63,11 @@ fn trace_tiles_matches_cpu() {
                 "{method} {name}: every tile INCLUSIVE after the run"
             );
             assert_eq!(gpu.indices, expected_indices(&flags), "{method} {name}");
-            assert_eq!(gpu.count, gpu.indices.len() as u32);
+            assert_eq!(
+                gpu.count as usize,
+                expected_indices(&flags).len(),
+                "the GPU's count buffer"
+            );
             assert_eq!(gpu.instance_count, gpu.count);
             assert_eq!(gpu.tickets as usize, flags.len().div_ceil(TILE));
         }
@@ -130,7 +134,7 @@ fn check_chains(trace: &TileTrace, what: &str) {
 
 #[test]
 fn tile_trace_chains_add_up() {
-    let flags = flags::random(100_000, 0.4, 21);
+    let flags = common::random(100_000, 0.4, 21);
     let tiles = flags.len().div_ceil(TILE) as u32;
     for in_flight in [1, 2, 4, 8, 64] {
         for stalled in [None, Some(0), Some(1), Some(5), Some(tiles - 1)] {

@@ -4,13 +4,14 @@
 mod common;
 
 use common::{compactor, wild_flags};
-use compaction_playground::{cpu, flags, Error, Method, MAX_TRACE_FLAGS, NO_SLOT};
+use wgpu_compaction::layout::NO_SLOT;
+use wgpu_compaction::{cpu, Error, Method, MAX_TRACE_FLAGS};
 
 #[test]
 fn scan_trace_matches_cpu() {
     for &n in &[0usize, 1, 10, 255, 256, 257, 1000, 4096, 8192] {
         for &density in &[0.0, 0.3, 1.0] {
-            let flags = flags::random(n, density, n as u64 + 11);
+            let flags = common::random(n, density, n as u64 + 11);
             let gpu = pollster::block_on(compactor().trace_scan(&flags)).expect("trace");
             let cpu = cpu::trace_scan(&flags);
             assert_eq!(gpu.levels.len(), cpu.levels.len(), "n={n}");
@@ -65,7 +66,7 @@ fn cpu_trace_steps_are_hillis_steele() {
 
 #[test]
 fn atomic_trace_slots_point_at_their_index() {
-    let flags = flags::random(3000, 0.4, 3);
+    let flags = common::random(3000, 0.4, 3);
     for method in [Method::Atomic, Method::Aggregated] {
         let trace = pollster::block_on(compactor().trace_atomic(&flags, method)).expect("trace");
         assert_eq!(

@@ -2,17 +2,17 @@
 //! its traced block-scan pipelines and every intermediate buffer is read back;
 //! the tile methods run once and their tile states are read back.
 
-use super::{Compactor, KernelId, Method};
+use super::encode::needs_cleared_count;
+use super::pipelines::KernelId;
+use super::{CompactionDesc, Compactor, Method};
 use crate::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
-use crate::gpu::lookback::TILE;
 use crate::gpu::readback::Readback;
-use crate::gpu::scan_block::{BLOCK, STEPS};
+use crate::layout::{BLOCK, NO_SLOT, STEPS, TILE};
 use crate::output::CompactionOutput;
 use crate::trace::{
     AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
-    NO_SLOT,
 };
 
 /// Traces are for arrays a person reads; beyond this, `trace_*` refuse.
@@ -50,10 +50,10 @@ impl Compactor {
         let len = flags.len() as u64;
         let buffer = self.upload(flags)?;
         let compaction =
-            self.prepare_inner(&buffer, len, Method::Scan, Self::DEFAULT_VERTEX_COUNT, true)?;
+            self.prepare_impl(&CompactionDesc::new(&buffer, len, Method::Scan), true)?;
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
-        if Self::needs_cleared_count(&compaction) {
+        if needs_cleared_count(&compaction) {
             encoder.clear_buffer(&compaction.count, 0, None);
         }
         let mut readback = Readback::default();
@@ -81,7 +81,7 @@ impl Compactor {
             .enumerate()
             .map(|(level, buffers)| {
                 let sums = buffers.block_sums.as_ref().unwrap_or(&compaction.count);
-                let blocks = buffers.len.div_ceil(u64::from(BLOCK));
+                let blocks = buffers.len.div_ceil(BLOCK as u64);
                 let input = match level {
                     0 => &buffer,
                     _ => levels[level - 1]
@@ -99,20 +99,22 @@ impl Compactor {
                 }
             })
             .collect();
-        let output = compaction.read_output(device, &mut encoder, &mut readback);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
         let CompactionOutput {
-            indices, indirect, ..
+            indices,
+            indirect,
+            count,
         } = output.take(&mut read);
-        let instance_count = indirect.instance_count;
+        let instance_count = indirect.instance_count();
         let mut take = |slot: usize| std::mem::take(&mut read[slot]);
         let mut out_levels: Vec<ScanLevelTrace> = slots
             .iter()
             .map(|s| {
                 let input = take(s.input);
                 let snapshots = take(s.trace);
-                let padded = snapshots.len() / (STEPS as usize + 1);
+                let padded = snapshots.len() / (STEPS + 1);
                 let steps = snapshots
                     .chunks(padded.max(1))
                     .map(|snapshot| snapshot[..input.len()].to_vec())
@@ -133,7 +135,7 @@ impl Compactor {
         Ok(ScanTrace {
             flags: flags.to_vec(),
             levels: out_levels,
-            count: indices.len() as u32,
+            count,
             indices,
             instance_count,
         })
@@ -147,7 +149,7 @@ impl Compactor {
         Ok(AtomicTrace::from_indices(
             flags.to_vec(),
             output.indices,
-            output.indirect.instance_count,
+            output.indirect.instance_count(),
         ))
     }
 
@@ -170,7 +172,7 @@ impl Compactor {
         schedule: &TileSchedule,
     ) -> Result<TileTrace> {
         if !method.uses_tiles() {
-            return Err(Error::NotTiled(method.name()));
+            return Err(Error::NotTiled(method));
         }
         scoped(
             &self.device,
@@ -186,26 +188,28 @@ impl Compactor {
         schedule: &TileSchedule,
     ) -> Result<TileTrace> {
         let len = flags.len() as u64;
-        let tiles = len.div_ceil(u64::from(TILE));
+        let tiles = len.div_ceil(TILE as u64);
         let buffer = self.upload(flags)?;
         // A fresh compaction: its tile states start at 0 and its first run uses
         // the even status codes (parity 0).
         let compaction = self.prepare(&buffer, len, method, Self::DEFAULT_VERTEX_COUNT)?;
         let Some(states) = &compaction.tile_states else {
-            return Err(Error::NotTiled(method.name()));
+            return Err(Error::NotTiled(method));
         };
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
         self.encode(&mut encoder, &compaction);
         let mut readback = Readback::default();
         let states = readback.copy(device, &mut encoder, states, 0, tiles + 1);
-        let output = compaction.read_output(device, &mut encoder, &mut readback);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
         let CompactionOutput {
-            indices, indirect, ..
+            indices,
+            indirect,
+            count,
         } = output.take(&mut read);
-        let instance_count = indirect.instance_count;
+        let instance_count = indirect.instance_count();
         let words = std::mem::take(&mut read[states]);
         let tickets = words.first().copied().unwrap_or(0);
         let decoded: Vec<(TileStatus, u32)> =
@@ -224,7 +228,7 @@ impl Compactor {
             .zip(&decoded)
             .enumerate()
             .map(|(t, (&aggregate, &(status, value)))| {
-                let first_flag = t as u64 * u64::from(TILE);
+                let first_flag = (t * TILE) as u64;
                 let inclusive = match (method, exclusive[t]) {
                     (Method::TileAtomic, NO_SLOT) => NO_SLOT,
                     (Method::TileAtomic, base) => base + aggregate,
@@ -232,7 +236,7 @@ impl Compactor {
                 };
                 TileTraceEntry {
                     first_flag: first_flag as u32,
-                    flags: (len - first_flag).min(u64::from(TILE)) as u32,
+                    flags: (len - first_flag).min(TILE as u64) as u32,
                     aggregate,
                     exclusive: exclusive[t],
                     inclusive,
@@ -246,12 +250,12 @@ impl Compactor {
             simulate_chains(&aggregates, schedule)
         };
         Ok(TileTrace {
-            tile_size: TILE,
+            tile_size: TILE as u32,
             tiles: entries,
             chains,
             schedule: schedule.clone(),
             tickets,
-            count: indices.len() as u32,
+            count,
             indices,
             instance_count,
         })
@@ -275,7 +279,7 @@ fn decode_state(word: u32, parity: u32) -> (TileStatus, u32) {
 fn run_starts(indices: &[u32], tiles: usize) -> Vec<u32> {
     let mut starts = vec![NO_SLOT; tiles];
     for (slot, &index) in indices.iter().enumerate() {
-        if let Some(start) = starts.get_mut((index / TILE) as usize) {
+        if let Some(start) = starts.get_mut(index as usize / TILE) {
             *start = (*start).min(slot as u32);
         }
     }

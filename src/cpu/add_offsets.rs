@@ -1,6 +1,6 @@
 //! CPU mirror of `shaders/add_offsets.wgsl`.
 
-use super::scan_block::BLOCK;
+use crate::layout::BLOCK;
 
 /// Adds to each element the offset of its block: `offsets[b]` visible elements
 /// precede block `b`.

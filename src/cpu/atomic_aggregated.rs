@@ -1,8 +1,8 @@
 //! CPU mirror of `shaders/atomic_aggregated.wgsl`.
 
-use crate::flags::is_visible;
+use crate::is_visible;
 
-pub const WORKGROUP_SIZE: usize = 64;
+use crate::layout::ATOMIC_WORKGROUP as WORKGROUP_SIZE;
 
 /// Workgroups run one after another in the order given by `schedule` (indices
 /// of workgroups); within each, invocations take slots from the shared counter.

@@ -1,6 +1,6 @@
 //! CPU mirror of `shaders/atomic_counter.wgsl`.
 
-use crate::flags::is_visible;
+use crate::is_visible;
 
 /// Runs the invocations one after another, which is one legal schedule of the
 /// GPU's: every visible invocation takes the counter's current value as its slot.

@@ -3,57 +3,31 @@
 //! (or, when one is slow, by counting its flags itself); either way it is the sum
 //! of the earlier tiles' counts, which is what this mirror adds up in order.
 
-use crate::flags::is_visible;
+use crate::is_visible;
+use crate::layout::{NO_SLOT, TILE};
 use crate::trace::{
-    ChainLink, ChainSeen, TileChain, TileSchedule, TileStatus, TileTrace, TileTraceEntry, NO_SLOT,
+    ChainLink, ChainSeen, TileChain, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
 };
 
-/// Invocations per workgroup.
-pub const WORKGROUP_SIZE: usize = 128;
-/// Flags per tile (128 bit words), in every entry point.
-pub const TILE: usize = 4096;
-/// The states hold 30-bit counts: the look-back methods take fewer flags than this.
-pub const MAX_FLAGS: u64 = 1 << 30;
-
-/// What each tile publishes, in tile order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TileStates {
-    /// Each tile's own count of visible flags (its "aggregate").
-    pub aggregates: Vec<u32>,
-    /// The count of visible flags in the tile and all before it.
-    pub inclusive: Vec<u32>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LookbackOutput {
-    pub indices: Vec<u32>,
-    pub tiles: TileStates,
-}
-
-/// Compacts visible flags (0/1 per entry) tile by tile.
-fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize) -> LookbackOutput {
-    let mut indices = Vec::new();
-    let mut tiles = TileStates::default();
-    for start in (0..len).step_by(TILE) {
-        let before = indices.len();
-        indices.extend(
+/// Compacts visible flags tile by tile, in tile order: the visible indices.
+fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize) -> Vec<u32> {
+    (0..len)
+        .step_by(TILE)
+        .flat_map(|start| {
             (start..(start + TILE).min(len))
                 .filter(|&i| visible(i))
-                .map(|i| i as u32),
-        );
-        tiles.aggregates.push((indices.len() - before) as u32);
-        tiles.inclusive.push(indices.len() as u32);
-    }
-    LookbackOutput { indices, tiles }
+                .map(|i| i as u32)
+        })
+        .collect()
 }
 
-/// `lookback`: u32 flags, any nonzero value visible.
-pub fn lookback(flags: &[u32]) -> LookbackOutput {
+/// `lookback`: u32 flags, any nonzero value visible. The visible indices, in order.
+pub fn lookback(flags: &[u32]) -> Vec<u32> {
     compact_tiles(|i| is_visible(flags[i]), flags.len())
 }
 
 /// `lookback_bits`: the first `len` flags of `bits` (32 to a word, least significant first).
-pub fn lookback_bits(bits: &[u32], len: usize) -> LookbackOutput {
+pub fn lookback_bits(bits: &[u32], len: usize) -> Vec<u32> {
     let bit = |i: usize| bits.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
     compact_tiles(bit, len)
 }
@@ -145,7 +119,7 @@ pub fn trace_tiles(flags: &[u32], in_flight: u32) -> TileTrace {
 pub fn trace_tiles_scheduled(flags: &[u32], schedule: &TileSchedule) -> TileTrace {
     let tiles = lookback_tiles(flags);
     let aggregates: Vec<u32> = tiles.iter().map(|t| t.aggregate).collect();
-    let indices = lookback(flags).indices;
+    let indices = lookback(flags);
     TileTrace {
         tile_size: TILE as u32,
         chains: simulate_chains(&aggregates, schedule),

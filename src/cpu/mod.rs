@@ -4,6 +4,7 @@
 pub mod add_offsets;
 pub mod atomic_aggregated;
 pub mod atomic_counter;
+pub mod inputs;
 pub mod lookback;
 pub mod pack_bits;
 pub mod scan_block;
@@ -18,7 +19,8 @@ pub use scan_block::scan_block;
 pub use scatter::scatter;
 
 use crate::error::{Error, Result};
-use crate::output::{CompactionOutput, IndirectArgs};
+use crate::layout::BLOCK;
+use crate::output::{CompactionOutput, DrawArgs};
 use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
 use crate::Method;
 
@@ -29,10 +31,10 @@ pub fn scan_level_lengths(n: usize) -> Vec<usize> {
     let mut len = n;
     while len > 0 {
         lengths.push(len);
-        if len <= scan_block::BLOCK {
+        if len <= BLOCK {
             break;
         }
-        len = len.div_ceil(scan_block::BLOCK);
+        len = len.div_ceil(BLOCK);
     }
     lengths
 }
@@ -74,7 +76,7 @@ pub fn trace_scan(flags: &[u32]) -> ScanTrace {
 
 /// The CPU mirror of an atomic method's run, slot by slot.
 pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
-    let indices = compact(flags, method, 0).indices;
+    let indices = compact(flags, method, DrawArgs::vertices(0)).indices;
     let count = indices.len() as u32;
     AtomicTrace::from_indices(flags.to_vec(), indices, count)
 }
@@ -87,30 +89,30 @@ pub fn trace_tiles(flags: &[u32], method: Method, schedule: &TileSchedule) -> Re
             Ok(lookback::trace_tiles_scheduled(flags, schedule))
         }
         Method::TileAtomic => Ok(lookback::trace_tile_atomic(flags)),
-        Method::Atomic | Method::Aggregated | Method::Scan => Err(Error::NotTiled(method.name())),
+        _ => Err(Error::NotTiled(method)),
     }
 }
 
 /// What `method` produces on the CPU. Atomic methods give one legal order (the
 /// sequential one); the GPU's may differ.
-pub fn compact(flags: &[u32], method: Method, vertex_count: u32) -> CompactionOutput {
+pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutput {
     let indices = match method {
         Method::Atomic => atomic_counter(flags),
         Method::Aggregated => atomic_aggregated(flags),
         Method::Scan => trace_scan(flags).indices,
-        Method::Lookback => lookback(flags).indices,
-        Method::LookbackBits => lookback_bits(&pack_bits(flags), flags.len()).indices,
+        Method::Lookback => lookback(flags),
+        Method::LookbackBits => lookback_bits(&pack_bits(flags), flags.len()),
         Method::TileAtomic => tile_atomic(flags),
     };
     let count = indices.len() as u32;
+    let mut indirect = draw;
+    match &mut indirect {
+        DrawArgs::NonIndexed(args) => args.instance_count = count,
+        DrawArgs::Indexed(args) => args.instance_count = count,
+    }
     CompactionOutput {
         indices,
         count,
-        indirect: IndirectArgs {
-            vertex_count,
-            instance_count: count,
-            first_vertex: 0,
-            first_instance: 0,
-        },
+        indirect,
     }
 }

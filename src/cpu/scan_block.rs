@@ -1,11 +1,10 @@
 //! CPU mirror of `shaders/scan_block.wgsl`, step by step.
 
-use crate::flags::is_visible;
+use crate::is_visible;
 
-pub const BLOCK: usize = 256;
-/// log2(BLOCK): the number of Hillis-Steele steps.
-pub const STEPS: usize = 8;
+use crate::layout::{BLOCK, STEPS};
 
+/// What one block-scan dispatch leaves.
 pub struct ScanBlockOutput {
     /// Exclusive prefix inside each block.
     pub prefix: Vec<u32>,

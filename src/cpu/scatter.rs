@@ -1,6 +1,6 @@
 //! CPU mirror of `shaders/scatter.wgsl`.
 
-use crate::flags::is_visible;
+use crate::is_visible;
 
 /// Every visible element writes its index to the slot the scan gave it; `count`
 /// is the scan's total, the length of the dense list.

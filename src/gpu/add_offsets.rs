@@ -1,19 +1,10 @@
 //! Pipeline for `shaders/add_offsets.wgsl`.
 
-use super::kernel::{shader_module, Kernel};
+use super::kernel::Kernel;
 
-pub const SOURCE: &str = include_str!("../../shaders/add_offsets.wgsl");
-pub const WORKGROUP_SIZE: u32 = super::scan_block::BLOCK;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/add_offsets.wgsl");
 
 /// Bindings: prefix (read-write), offsets.
-pub fn add_offsets(device: &wgpu::Device) -> Kernel {
-    let module = shader_module(device, "add_offsets", SOURCE);
-    Kernel::new(
-        device,
-        &module,
-        "add_offsets",
-        "add_offsets",
-        WORKGROUP_SIZE,
-        &[],
-    )
+pub(crate) fn add_offsets(device: &wgpu::Device) -> Kernel {
+    Kernel::from_wgsl(device, "add_offsets", SOURCE, crate::layout::BLOCK, false)
 }

@@ -1,19 +1,16 @@
 //! Pipeline for `shaders/atomic_aggregated.wgsl` (the article's kernel 2).
 
-use super::kernel::{shader_module, Kernel};
+use super::kernel::Kernel;
 
-pub const SOURCE: &str = include_str!("../../shaders/atomic_aggregated.wgsl");
-pub const WORKGROUP_SIZE: u32 = 64;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/atomic_aggregated.wgsl");
 
-/// Bindings: visible flags, indices, counter.
-pub fn atomic_aggregated(device: &wgpu::Device) -> Kernel {
-    let module = shader_module(device, "atomic_aggregated", SOURCE);
-    Kernel::new(
+/// Bindings: visible flags, indices, counter; the live length.
+pub(crate) fn atomic_aggregated(device: &wgpu::Device) -> Kernel {
+    Kernel::from_wgsl(
         device,
-        &module,
         "atomic_aggregated",
-        "atomic_aggregated",
-        WORKGROUP_SIZE,
-        &[],
+        SOURCE,
+        crate::layout::ATOMIC_WORKGROUP,
+        true,
     )
 }

@@ -5,7 +5,7 @@ use std::future::Future;
 
 use crate::error::{Error, Result};
 
-pub struct GpuErrorScope {
+pub(crate) struct GpuErrorScope {
     // Fields drop in order: the scope pushed last must be popped first.
     validation: wgpu::ErrorScopeGuard,
     out_of_memory: wgpu::ErrorScopeGuard,
@@ -31,8 +31,14 @@ impl GpuErrorScope {
     }
 }
 
-/// Runs `work` inside an error scope: a GPU error it causes becomes its result.
-pub async fn scoped<T>(device: &wgpu::Device, work: impl Future<Output = Result<T>>) -> Result<T> {
+/// Runs `work` inside validation and out-of-memory error scopes: a GPU error it
+/// causes becomes its result (`Error::Gpu`) instead of going to the device's
+/// uncaptured-error handler (a panic natively, by default). Scopes are a stack
+/// per device: do not interleave two scoped works on one device.
+pub async fn scoped<T, E: From<Error>>(
+    device: &wgpu::Device,
+    work: impl Future<Output = std::result::Result<T, E>>,
+) -> std::result::Result<T, E> {
     let scope = GpuErrorScope::push(device);
     let result = work.await;
     scope.pop().await?;

@@ -1,19 +1,10 @@
 //! Pipeline for `shaders/indirect_args.wgsl`.
 
-use super::kernel::{shader_module, Kernel};
+use super::kernel::Kernel;
 
-pub const SOURCE: &str = include_str!("../../shaders/indirect_args.wgsl");
-pub const WORKGROUP_SIZE: u32 = 1;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/indirect_args.wgsl");
 
 /// Bindings: count, indirect arguments.
-pub fn indirect_args(device: &wgpu::Device) -> Kernel {
-    let module = shader_module(device, "indirect_args", SOURCE);
-    Kernel::new(
-        device,
-        &module,
-        "indirect_args",
-        "indirect_args",
-        WORKGROUP_SIZE,
-        &[],
-    )
+pub(crate) fn indirect_args(device: &wgpu::Device) -> Kernel {
+    Kernel::from_wgsl(device, "indirect_args", SOURCE, 1, false)
 }

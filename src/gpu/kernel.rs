@@ -2,17 +2,22 @@
 
 use std::num::NonZeroU64;
 
-/// Bytes in one u32 word.
-pub const WORD: u64 = 4;
+use crate::layout::{LIVE_BINDING, WORD};
 
-pub struct Kernel {
+pub(crate) struct Kernel {
     label: &'static str,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     workgroup_size: u32,
+    /// Whether the kernel reads the live length (binding `LIVE_BINDING`).
+    reads_live: bool,
 }
 
-pub fn shader_module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
+pub(crate) fn shader_module(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),
@@ -20,14 +25,35 @@ pub fn shader_module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::
 }
 
 impl Kernel {
+    /// The kernel of a one-kernel WGSL file whose entry point is `label`.
+    pub fn from_wgsl(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        workgroup_size: usize,
+        reads_live: bool,
+    ) -> Self {
+        let module = shader_module(device, label, source);
+        Self::new(
+            device,
+            &module,
+            label,
+            label,
+            workgroup_size,
+            &[],
+            reads_live,
+        )
+    }
+
     /// `label` names the kernel and its variant, e.g. `"scan_block:flags"`.
     pub fn new(
         device: &wgpu::Device,
         module: &wgpu::ShaderModule,
         label: &'static str,
         entry_point: &str,
-        workgroup_size: u32,
+        workgroup_size: usize,
         constants: &[(&str, f64)],
+        reads_live: bool,
     ) -> Self {
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(label),
@@ -46,13 +72,20 @@ impl Kernel {
             label,
             pipeline,
             layout,
-            workgroup_size,
+            workgroup_size: workgroup_size as u32,
+            reads_live,
         }
     }
 
-    /// Binds `buffers` to bindings 0, 1, 2, ... in order.
-    pub fn bind(&self, device: &wgpu::Device, buffers: &[wgpu::BufferBinding]) -> wgpu::BindGroup {
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
+    /// Binds `buffers` to bindings 0, 1, 2, ... in order, and `live` (the live
+    /// length uniform) where the kernel reads it.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        buffers: &[wgpu::BufferBinding],
+        live: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let mut entries: Vec<wgpu::BindGroupEntry> = buffers
             .iter()
             .enumerate()
             .map(|(k, b)| wgpu::BindGroupEntry {
@@ -60,6 +93,12 @@ impl Kernel {
                 resource: wgpu::BindingResource::Buffer(b.clone()),
             })
             .collect();
+        if self.reads_live {
+            entries.push(wgpu::BindGroupEntry {
+                binding: LIVE_BINDING,
+                resource: live.as_entire_binding(),
+            });
+        }
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(self.label),
             layout: &self.layout,
@@ -88,7 +127,7 @@ impl Kernel {
 }
 
 /// The smallest `(x, y)` grid, `x` within the limit, holding `groups` workgroups.
-pub fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
+pub(crate) fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
     let max = u64::from(max_per_dimension.max(1));
     let y = groups.div_ceil(max);
     let x = groups.div_ceil(y);
@@ -97,15 +136,21 @@ pub fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
 
 /// The first `words` u32 of `buffer`, as a binding (at least one word: WebGPU
 /// forbids empty bindings, and the kernels never read past their length).
-pub fn words(buffer: &wgpu::Buffer, words: u64) -> wgpu::BufferBinding<'_> {
+pub(crate) fn words(buffer: &wgpu::Buffer, words: u64) -> wgpu::BufferBinding<'_> {
+    words_at(buffer, 0, words)
+}
+
+/// `words` u32 of `buffer` from byte `offset`.
+pub(crate) fn words_at(buffer: &wgpu::Buffer, offset: u64, words: u64) -> wgpu::BufferBinding<'_> {
     wgpu::BufferBinding {
         buffer,
-        offset: 0,
+        offset,
         size: NonZeroU64::new(words.max(1) * WORD),
     }
 }
 
-pub fn storage_buffer(
+/// A storage buffer of `words` u32 (at least one), readable by copies.
+pub(crate) fn storage_buffer(
     device: &wgpu::Device,
     label: &str,
     words: u64,

@@ -1,20 +1,17 @@
 //! One file per GPU kernel (pipeline and bindings for `shaders/<kernel>.wgsl`),
-//! plus the device context and readback.
+//! plus what they share: the pipeline helper, readback and error scopes.
 
-pub mod add_offsets;
-pub mod atomic_aggregated;
-pub mod atomic_counter;
-pub mod context;
-pub mod copy_vec4;
-pub mod draw_instances;
+pub(crate) mod add_offsets;
+pub(crate) mod atomic_aggregated;
+pub(crate) mod atomic_counter;
 pub mod error_scope;
-pub mod indirect_args;
-pub mod kernel;
-pub mod lookback;
-pub mod pack_bits;
+pub(crate) mod indirect_args;
+pub(crate) mod kernel;
+pub(crate) mod lookback;
+pub(crate) mod pack_bits;
 pub mod readback;
-pub mod scan_block;
-pub mod scatter;
+pub(crate) mod scan_block;
+pub(crate) mod scatter;
 
-pub use context::GpuContext;
-pub use kernel::Kernel;
+#[cfg(test)]
+mod tests;

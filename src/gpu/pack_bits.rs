@@ -1,19 +1,16 @@
 //! Pipeline for `shaders/pack_bits.wgsl`.
 
-use super::kernel::{shader_module, Kernel};
+use super::kernel::Kernel;
 
-pub const SOURCE: &str = include_str!("../../shaders/pack_bits.wgsl");
-pub const WORKGROUP_SIZE: u32 = 256;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/pack_bits.wgsl");
 
-/// Bindings: flags as vec4, flags, bits. One invocation per output word.
-pub fn pack_bits(device: &wgpu::Device) -> Kernel {
-    let module = shader_module(device, "pack_bits", SOURCE);
-    Kernel::new(
+/// Bindings: flags as vec4, flags, bits; the live length. One invocation per output word.
+pub(crate) fn pack_bits(device: &wgpu::Device) -> Kernel {
+    Kernel::from_wgsl(
         device,
-        &module,
         "pack_bits",
-        "pack_bits",
-        WORKGROUP_SIZE,
-        &[],
+        SOURCE,
+        crate::layout::PACK_BITS_WORKGROUP,
+        true,
     )
 }

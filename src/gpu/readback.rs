@@ -5,10 +5,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
-use super::kernel::WORD;
 use crate::error::{Error, Result};
+use crate::layout::WORD;
 
-/// A set of buffer ranges to read back together after one submission.
+/// Buffer ranges read back together after one submission, natively or in a
+/// browser: `copy` each range while recording, submit, then `read` them all.
 #[derive(Default)]
 pub struct Readback {
     staging: Vec<Option<wgpu::Buffer>>,
@@ -84,7 +85,7 @@ impl Readback {
 
 /// Natively, block until the GPU is done so the map callbacks run; in the browser
 /// the callbacks come from the event loop and this does nothing.
-pub fn wait(device: &wgpu::Device) {
+fn wait(device: &wgpu::Device) {
     // An error here is a lost device; the map callbacks then report it.
     let _ = device.poll(wgpu::PollType::wait_indefinitely());
 }

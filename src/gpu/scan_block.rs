@@ -5,19 +5,18 @@
 use std::sync::OnceLock;
 
 use super::kernel::{shader_module, Kernel};
+use crate::layout::BLOCK;
 
-pub const SOURCE: &str = include_str!("../../shaders/scan_block.wgsl");
-pub const BLOCK: u32 = crate::cpu::scan_block::BLOCK as u32;
-pub const STEPS: u32 = crate::cpu::scan_block::STEPS as u32;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/scan_block.wgsl");
 
-pub struct ScanBlock {
+pub(crate) struct ScanBlock {
     module: wgpu::ShaderModule,
     /// flags, sums, flags traced, sums traced.
     variants: [OnceLock<Kernel>; 4],
 }
 
 impl ScanBlock {
-    /// Bindings: input, prefix, block sums (and the trace buffer when traced).
+    /// Bindings: input, prefix, block sums (and the trace buffer when traced); the live length.
     pub fn new(device: &wgpu::Device) -> Self {
         Self {
             module: shader_module(device, "scan_block", SOURCE),
@@ -49,6 +48,7 @@ impl ScanBlock {
                 entry,
                 BLOCK,
                 &constants,
+                true,
             )
         })
     }

@@ -1,12 +1,16 @@
 //! Pipeline for `shaders/scatter.wgsl`.
 
-use super::kernel::{shader_module, Kernel};
+use super::kernel::Kernel;
 
-pub const SOURCE: &str = include_str!("../../shaders/scatter.wgsl");
-pub const WORKGROUP_SIZE: u32 = 64;
+pub(crate) const SOURCE: &str = include_str!("../../shaders/scatter.wgsl");
 
-/// Bindings: visible flags, prefix, indices.
-pub fn scatter(device: &wgpu::Device) -> Kernel {
-    let module = shader_module(device, "scatter", SOURCE);
-    Kernel::new(device, &module, "scatter", "scatter", WORKGROUP_SIZE, &[])
+/// Bindings: visible flags, prefix, indices; the live length.
+pub(crate) fn scatter(device: &wgpu::Device) -> Kernel {
+    Kernel::from_wgsl(
+        device,
+        "scatter",
+        SOURCE,
+        crate::layout::ATOMIC_WORKGROUP,
+        true,
+    )
 }

@@ -6,8 +6,10 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use compaction_playground::cli::{self, json_string};
 use compaction_playground::flags::{FlagReader, FlagsFormat};
-use compaction_playground::{cli, Compactor, Error, GpuContext, Method};
+use compaction_playground::{Error, GpuContext};
+use wgpu_compaction::{Compactor, DrawArgs, Method};
 
 fn usage() -> String {
     let methods: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -69,20 +71,6 @@ fn json_list(values: &[u32]) -> String {
     format!("[{}]", items.join(","))
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn main() -> ExitCode {
     if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
         return write_out(&usage());
@@ -104,17 +92,31 @@ fn main() -> ExitCode {
     });
     match result {
         Ok((adapter, out)) => {
-            let args_out = out.indirect;
+            // `run` writes non-indexed arguments; an indexed draw has the same four.
+            let (vertex_count, instance_count, first_vertex, first_instance) = match out.indirect {
+                DrawArgs::NonIndexed(a) => (
+                    a.vertex_count,
+                    a.instance_count,
+                    a.first_vertex,
+                    a.first_instance,
+                ),
+                DrawArgs::Indexed(a) => (
+                    a.index_count,
+                    a.instance_count,
+                    a.first_index,
+                    a.first_instance,
+                ),
+            };
             write_out(&format!(
                 "{{\"method\":{},\"adapter\":{},\"count\":{},\"indices\":{},\"indirect\":{{\"vertex_count\":{},\"instance_count\":{},\"first_vertex\":{},\"first_instance\":{}}}}}",
                 json_string(args.method.name()),
                 json_string(&adapter),
                 out.count,
                 json_list(&out.indices),
-                args_out.vertex_count,
-                args_out.instance_count,
-                args_out.first_vertex,
-                args_out.first_instance
+                vertex_count,
+                instance_count,
+                first_vertex,
+                first_instance
             ))
         }
         Err(e) => {
@@ -122,7 +124,9 @@ fn main() -> ExitCode {
             // Unreadable input, or more flags than the device takes, is bad input.
             let bad_input = matches!(
                 e,
-                Error::Parse(_) | Error::TooLarge { .. } | Error::TooMany { .. }
+                Error::Parse(_)
+                    | Error::TooMany { .. }
+                    | Error::Compaction(wgpu_compaction::Error::TooLarge { .. })
             );
             ExitCode::from(if bad_input { 2 } else { 1 })
         }

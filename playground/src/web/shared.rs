@@ -15,7 +15,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::convert::js_error;
-use crate::{Compactor, Error, GpuContext};
+use crate::{Error, GpuContext};
+use wgpu_compaction::Compactor;
 
 pub(super) struct SharedGpu {
     /// Which device this is: wgpu's callbacks must be `Send`, so they name it by number.

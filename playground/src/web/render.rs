@@ -5,10 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::shared::SharedGpu;
-use crate::gpu::draw_instances::{DrawInstances, Grid, OffscreenImage};
-use crate::gpu::error_scope::scoped;
-use crate::gpu::readback::Readback;
-use crate::{output, Compaction, Compactor, Method};
+use crate::draw_instances::{DrawInstances, Grid, OffscreenImage};
+use wgpu_compaction::{scoped, Compaction, CompactionOutput, Compactor, Method, Readback};
 
 pub(super) struct Canvas {
     pub surface: wgpu::Surface<'static>,
@@ -47,7 +45,7 @@ pub(super) async fn run_gpu(
     flags: &[u32],
     buffer: Option<wgpu::Buffer>,
     method: Method,
-) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
+) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let device = &gpu.shared.context.device;
     scoped(device, run_gpu_unscoped(gpu, flags, buffer, method)).await
 }
@@ -57,7 +55,7 @@ async fn run_gpu_unscoped(
     flags: &[u32],
     buffer: Option<wgpu::Buffer>,
     method: Method,
-) -> crate::Result<(output::CompactionOutput, Option<Pixels>)> {
+) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let compactor = &gpu.shared.compactor;
     let device = &gpu.shared.context.device;
     let buffer = match buffer {
@@ -69,31 +67,27 @@ async fn run_gpu_unscoped(
     let mut encoder = device.create_command_encoder(&Default::default());
     compactor.encode(&mut encoder, &compaction);
     let frame = draw_canvas(gpu, &mut encoder, &compaction, len as u32);
-    let mut readback = Readback::default();
-    let output = compaction.read_output(device, &mut encoder, &mut readback);
-    // Cloned, not borrowed: no RefCell borrow may live across the await below.
+    let output = compaction.read_output(device, &mut encoder);
+    // Cloned, not borrowed: no RefCell borrow may live across the awaits below.
     let image = gpu.image.borrow().clone();
+    let mut pixels = Readback::default();
     if let Some(image) = &image {
         let (indices, indirect) = (compaction.indices(), compaction.indirect());
         image.encode(device, &mut encoder, indices, indirect, len as u32);
-        readback.copy(
-            device,
-            &mut encoder,
-            image.pixels(),
-            0,
-            image.pixels().size() / 4,
-        );
+        let words = image.pixels().size() / 4;
+        pixels.copy(device, &mut encoder, image.pixels(), 0, words);
     }
     let queue = &gpu.shared.context.queue;
     queue.submit([encoder.finish()]);
     if let Some(frame) = frame {
         queue.present(frame);
     }
-    let mut read = readback.read(device).await?;
+    let output = output.read(device).await?;
+    let read = pixels.read(device).await?;
     let pixels = image
         .as_ref()
-        .map(|image| (image.unpad(&read[2]), image.width(), image.height()));
-    Ok((output.take(&mut read), pixels))
+        .map(|image| (image.unpad(&read[0]), image.width(), image.height()));
+    Ok((output, pixels))
 }
 
 fn draw_canvas(

@@ -4,8 +4,6 @@
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
-use super::kernel::shader_module;
-
 pub const SOURCE: &str = include_str!("../../shaders/draw_instances.wgsl");
 
 /// Mirrors `Grid` in the shader.
@@ -42,7 +40,10 @@ pub struct DrawInstances {
 
 impl DrawInstances {
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let module = shader_module(device, "draw_instances", SOURCE);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("draw_instances"),
+            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+        });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("draw_instances"),
             layout: None,

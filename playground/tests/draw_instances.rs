@@ -2,12 +2,22 @@
 //! compaction wrote on the GPU, each instance fetching `visibles[instance_index]`.
 //! Drawn offscreen and read back: visible cells are painted, invisible ones not.
 
-mod common;
+use std::sync::OnceLock;
 
-use common::compactor;
-use compaction_playground::gpu::draw_instances::OffscreenImage;
-use compaction_playground::gpu::readback::Readback;
-use compaction_playground::{flags, Compactor, Method};
+use compaction_playground::draw_instances::OffscreenImage;
+use compaction_playground::{flags, GpuContext};
+use wgpu_compaction::{Compactor, Method, Readback};
+
+fn compactor() -> &'static Compactor {
+    static GPU: OnceLock<(GpuContext, Compactor)> = OnceLock::new();
+    &GPU.get_or_init(|| {
+        let context = pollster::block_on(GpuContext::new())
+            .unwrap_or_else(|e| panic!("the GPU tests need an adapter (Mesa lavapipe in CI): {e}"));
+        let compactor = Compactor::new(&context.device, &context.queue);
+        (context, compactor)
+    })
+    .1
+}
 
 fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
     let compactor = compactor();

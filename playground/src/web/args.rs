@@ -6,7 +6,8 @@
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::{Error, Method};
+use crate::Error;
+use wgpu_compaction::Method;
 
 type Result<T> = std::result::Result<T, Error>;
 
@@ -34,7 +35,7 @@ pub fn string(value: &JsValue, what: &str) -> Result<String> {
 }
 
 pub fn method(value: &JsValue) -> Result<Method> {
-    string(value, "the method")?.parse()
+    Ok(string(value, "the method")?.parse()?)
 }
 
 /// A whole number in `min..=max`.

@@ -3,9 +3,9 @@
 use js_sys::{Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use crate::output::{self, CompactionOutput};
-use crate::trace::{AtomicTrace, ChainLink, ScanTrace, TileTrace};
-use crate::{cpu, Error, Method};
+use crate::Error;
+use wgpu_compaction::trace::{AtomicTrace, ChainLink, ScanTrace, TileTrace};
+use wgpu_compaction::{fnv1a, layout, CompactionOutput, DrawArgs, Error as Compaction, Method};
 
 pub(super) fn error_kind(e: &Error) -> &'static str {
     match e {
@@ -13,22 +13,39 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
         Error::NoAdapter(_) => "no-adapter",
         Error::Device(_) => "device",
         Error::DeviceLost(_) => "device-lost",
-        Error::TooLarge { .. } | Error::TooMany { .. } => "too-large",
-        Error::TraceTooLarge { .. } => "trace-too-large",
-        Error::MissingFeature { .. } => "missing-feature",
-        Error::Readback(_) | Error::Gpu(_) => "gpu",
-        Error::UnknownMethod(..) => "unknown-method",
-        Error::NotTiled(_) => "not-tiled",
+        Error::TooMany { .. } => "too-large",
         Error::Parse(_) => "parse",
         Error::Type(_) => "type",
         Error::Range(_) => "range",
+        Error::Compaction(e) => match e {
+            Compaction::TooLarge { .. } => "too-large",
+            Compaction::TraceTooLarge { .. } => "trace-too-large",
+            Compaction::UnknownMethod(_) => "unknown-method",
+            Compaction::NotTiled(_) => "not-tiled",
+            Compaction::LengthTooLarge { .. } => "range",
+            Compaction::Limit { .. } => "limit",
+            Compaction::BufferUsage { .. }
+            | Compaction::BufferTooSmall { .. }
+            | Compaction::Misaligned { .. }
+            | Compaction::Unsupported { .. } => "usage",
+            _ => "gpu",
+        },
     }
 }
 
-pub(super) fn js_error(e: Error) -> JsValue {
+pub(super) fn js_error(e: impl Into<Error>) -> JsValue {
+    let e = e.into();
     let error = js_sys::Error::new(&e.to_string());
     let _ = Reflect::set(&error, &"kind".into(), &error_kind(&e).into());
     error.into()
+}
+
+/// Vertices (or indices) per instance of a run's indirect arguments.
+fn vertex_count(args: &DrawArgs) -> u32 {
+    match args {
+        DrawArgs::NonIndexed(args) => args.vertex_count,
+        DrawArgs::Indexed(args) => args.index_count,
+    }
 }
 
 pub(super) fn object(fields: &[(&str, JsValue)]) -> JsValue {
@@ -65,15 +82,15 @@ pub(super) fn run_object(
         ("method", method.name().into()),
         ("indices", words(&out.indices)),
         ("count", out.count.into()),
-        ("instanceCount", out.indirect.instance_count.into()),
-        ("vertexCount", out.indirect.vertex_count.into()),
+        ("instanceCount", out.indirect.instance_count().into()),
+        ("vertexCount", vertex_count(&out.indirect).into()),
         ("hash", out.hash().into()),
         ("backend", backend.into()),
     ])
 }
 
 pub(super) fn scan_trace_object(trace: &ScanTrace) -> JsValue {
-    let offsets: Array = (0..cpu::scan_block::STEPS)
+    let offsets: Array = (0..layout::STEPS)
         .map(|s| JsValue::from(1u32 << s))
         .collect();
     let levels: Array = trace
@@ -99,8 +116,8 @@ pub(super) fn scan_trace_object(trace: &ScanTrace) -> JsValue {
         ("indices", words(&trace.indices)),
         ("count", trace.count.into()),
         ("instanceCount", trace.instance_count.into()),
-        ("hash", output::fnv1a(&trace.indices).into()),
-        ("blockSize", (cpu::scan_block::BLOCK as u32).into()),
+        ("hash", fnv1a(&trace.indices).into()),
+        ("blockSize", (layout::BLOCK as u32).into()),
     ])
 }
 
@@ -111,7 +128,7 @@ pub(super) fn atomic_trace_object(method: Method, trace: &AtomicTrace) -> JsValu
         ("indices", words(&trace.indices)),
         ("count", trace.count.into()),
         ("instanceCount", trace.instance_count.into()),
-        ("hash", output::fnv1a(&trace.indices).into()),
+        ("hash", fnv1a(&trace.indices).into()),
     ])
 }
 
@@ -163,7 +180,7 @@ pub(super) fn tile_trace_object(
         ("indices", words(&trace.indices)),
         ("count", trace.count.into()),
         ("instanceCount", trace.instance_count.into()),
-        ("hash", output::fnv1a(&trace.indices).into()),
+        ("hash", fnv1a(&trace.indices).into()),
         (
             "source",
             object(&[

@@ -15,12 +15,13 @@ use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::gpu::draw_instances::{DrawInstances, OffscreenImage};
-use crate::trace::TileSchedule;
-use crate::{cpu, flags, output, Compactor, Error, LookbackOptions, Method, MAX_TRACE_FLAGS};
+use crate::draw_instances::{DrawInstances, OffscreenImage};
+use crate::{flags, Error};
 use convert::{js_error, object};
 use render::{run_gpu, Canvas, Gpu};
 use shared::{listen, shared_gpu, unlisten, SharedGpu};
+use wgpu_compaction::trace::TileSchedule;
+use wgpu_compaction::{cpu, layout, Compactor, DrawArgs, LookbackOptions, Method, MAX_TRACE_FLAGS};
 
 /// The most flags the page, its elements and this API take, whatever the
 /// device: past it a call is refused from the length alone.
@@ -168,10 +169,18 @@ impl Playground {
         let surface = context
             .instance
             .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
-            .map_err(|e| js_error(Error::Gpu(e.to_string())))?;
+            .map_err(|e| {
+                js_error(Error::Compaction(wgpu_compaction::Error::Gpu(
+                    e.to_string(),
+                )))
+            })?;
         let mut config = surface
             .get_default_config(&context.adapter, width, height)
-            .ok_or_else(|| js_error(Error::Gpu("the canvas cannot be drawn to".into())))?;
+            .ok_or_else(|| {
+                js_error(Error::Compaction(wgpu_compaction::Error::Gpu(
+                    "the canvas cannot be drawn to".into(),
+                )))
+            })?;
         config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         surface.configure(&context.device, &config);
         let draw = DrawInstances::new(&context.device, config.format);
@@ -230,7 +239,11 @@ impl Playground {
                     result.map_err(|e| after_loss(&gpu.shared, e))
                 }
                 None => Ok((
-                    cpu::compact(&flags, method, Compactor::DEFAULT_VERTEX_COUNT),
+                    cpu::compact(
+                        &flags,
+                        method,
+                        DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+                    ),
                     None,
                 )),
             }
@@ -312,8 +325,8 @@ impl Playground {
         let state = self.state.clone();
         let flags = state.flags.borrow().clone();
         let method = args::method(&method);
-        let tiles = flags.len().div_ceil(cpu::lookback::TILE).max(1) as u64;
-        let schedule = (|| {
+        let tiles = flags.len().div_ceil(layout::TILE).max(1) as u64;
+        let schedule = (|| -> crate::Result<TileSchedule> {
             let in_flight = args::optional_whole(&in_flight, "inFlight", 1, MAX_IN_FLIGHT)?;
             let stalled = args::optional_whole(&stalled, "stalled", 0, tiles - 1)?;
             Ok(TileSchedule {
@@ -356,13 +369,13 @@ impl Playground {
 const MAX_IN_FLIGHT: u64 = 64;
 
 /// A call that failed because the device went away says so.
-fn after_loss(shared: &SharedGpu, error: Error) -> Error {
-    shared.check().err().unwrap_or(error)
+fn after_loss(shared: &SharedGpu, error: impl Into<Error>) -> Error {
+    shared.check().err().unwrap_or(error.into())
 }
 
 fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
     if len > MAX_TRACE_FLAGS {
-        return Err(js_error(Error::TraceTooLarge {
+        return Err(js_error(wgpu_compaction::Error::TraceTooLarge {
             n: len,
             max: MAX_TRACE_FLAGS,
         }));
@@ -386,9 +399,9 @@ pub fn layout() -> JsValue {
         })
         .collect();
     object(&[
-        ("block", (cpu::scan_block::BLOCK as u32).into()),
-        ("tile", (cpu::lookback::TILE as u32).into()),
-        ("noSlot", crate::NO_SLOT.into()),
+        ("block", (layout::BLOCK as u32).into()),
+        ("tile", (layout::TILE as u32).into()),
+        ("noSlot", layout::NO_SLOT.into()),
         ("spinLimit", LookbackOptions::default().spin_limit.into()),
         ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
         ("maxFlags", (MAX_WEB_FLAGS as f64).into()),
@@ -461,5 +474,5 @@ pub fn preset_flags(
 #[wasm_bindgen(js_name = hashWords)]
 pub fn hash_words(words: JsValue) -> Result<u32, JsValue> {
     let words = args::flags(&words, MAX_WEB_FLAGS).map_err(js_error)?;
-    Ok(output::fnv1a(&words))
+    Ok(wgpu_compaction::fnv1a(&words))
 }

@@ -1,5 +1,5 @@
-//! The command-line options of the `compact` and `bench` binaries: `--name value` or
-//! `--name=value`, in any order.
+//! What the `compact` and `bench` binaries share: their options (`--name value`
+//! or `--name=value`, in any order) and JSON strings.
 
 /// The options left to read.
 pub struct Options<I: Iterator<Item = String>> {
@@ -33,6 +33,21 @@ impl<I: Iterator<Item = String>> Options<I> {
             .or_else(|| self.rest.next())
             .ok_or_else(|| format!("{name} needs a value; {usage}"))
     }
+}
+
+/// `s` as a JSON string, quotes, backslashes and control characters escaped.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 #[cfg(test)]

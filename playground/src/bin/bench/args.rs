@@ -1,0 +1,102 @@
+//! The benchmark's options.
+
+use compaction_playground::cli;
+use wgpu_compaction::{Compactor, Method};
+
+const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
+                     [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json] \
+                     [--source lookback-variant.wgsl ...]";
+
+pub struct Args {
+    pub sizes: Vec<usize>,
+    pub densities: Vec<f64>,
+    pub reps: usize,
+    pub warmup: usize,
+    pub methods: Vec<Method>,
+    pub portable: bool,
+    pub unchecked: bool,
+    pub stats: bool,
+    pub json: bool,
+    /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
+    pub sources: Vec<(String, &'static str)>,
+}
+
+/// The `--source` file a compactor was built from.
+pub fn source_name<'a>(
+    compactor: &Compactor,
+    sources: &'a [(String, &'static str)],
+) -> Option<&'a str> {
+    let source = compactor.lookback_options().source?;
+    sources
+        .iter()
+        .find(|(_, s)| std::ptr::eq(*s, source))
+        .map(|(name, _)| name.as_str())
+}
+
+fn list<T: std::str::FromStr>(value: &str, what: &str) -> Result<Vec<T>, String> {
+    value
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| format!("{what}: `{s}` is not valid"))
+        })
+        .collect()
+}
+
+pub fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        sizes: vec![100_000, 1 << 24],
+        densities: vec![0.5],
+        reps: 30,
+        warmup: 5,
+        methods: Method::ALL.to_vec(),
+        portable: false,
+        unchecked: false,
+        stats: false,
+        json: false,
+        sources: Vec::new(),
+    };
+    let mut options = cli::Options::new(std::env::args().skip(1));
+    while let Some((name, inline)) = options.next_option() {
+        let mut value = || options.value(&name, inline.clone(), USAGE);
+        match name.as_str() {
+            "--sizes" => args.sizes = list(&value()?, "--sizes")?,
+            "--density" | "--densities" => args.densities = list(&value()?, "--density")?,
+            "--reps" => args.reps = value()?.parse().map_err(|_| "--reps: not a number")?,
+            "--warmup" => args.warmup = value()?.parse().map_err(|_| "--warmup: not a number")?,
+            "--methods" => {
+                args.methods = list::<String>(&value()?, "--methods")?
+                    .iter()
+                    .map(|m| m.parse::<Method>().map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?
+            }
+            "--portable" => args.portable = true,
+            "--unchecked" => args.unchecked = true,
+            "--stats" => args.stats = true,
+            "--json" => args.json = true,
+            "--source" => {
+                let path = value()?;
+                let text =
+                    std::fs::read_to_string(&path).map_err(|e| format!("--source {path}: {e}"))?;
+                let name = std::path::Path::new(&path)
+                    .file_stem()
+                    .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
+                args.sources.push((name, Box::leak(text.into_boxed_str())));
+            }
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument `{other}`; {USAGE}")),
+        }
+    }
+    if args.reps == 0 {
+        return Err("--reps must be at least 1".into());
+    }
+    if args.sizes.iter().any(|&n| n < 4) {
+        return Err("--sizes: each size must be at least 4 (the copy reference moves vec4)".into());
+    }
+    if args.densities.iter().any(|d| !(0.0..=1.0).contains(d)) {
+        return Err("--density must lie in [0, 1]".into());
+    }
+    Ok(args)
+}

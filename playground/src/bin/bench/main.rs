@@ -1,0 +1,118 @@
+//! `bench --sizes 100000,16777216 --density 0.5 [--json] [--reps 30] [--methods ...]`:
+//! the median GPU time of every method and of a vec4 copy kernel of the same N, in
+//! one process. Flags come from `flags::random(n, density, n)`, the generator of
+//! `shared/bench/cub_select.cu`, so CUB compacts the same array.
+//!
+//! Timing: GPU timestamps at the start and end of the method's compute pass (every
+//! dispatch of the method, nothing else), median of `--reps` runs after warm-up; the
+//! wall clock of submit-to-idle, labelled `wall`, where the adapter has no
+//! TIMESTAMP_QUERY. When flags and outputs fit in the 60 MB L2 of the GPUs this is
+//! measured on, runs rotate over copies of the buffers so that no run finds its
+//! input in cache. Each method's output is checked against the CPU once per size.
+
+mod args;
+mod copy;
+mod measure;
+mod report;
+mod timer;
+
+use std::process::ExitCode;
+
+use compaction_playground::GpuContext;
+use wgpu_compaction::{Compactor, LookbackOptions};
+
+use copy::CopyVec4;
+use report::{print_header, print_json, print_table};
+use timer::Timer;
+
+fn main() -> ExitCode {
+    let args = match args::parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("bench: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let gpu = match pollster::block_on(GpuContext::new()) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let base = LookbackOptions {
+        stats: args.stats,
+        ..LookbackOptions::default()
+    };
+    // The default kernels, then each --source file; each followed by its portable
+    // (--portable, default only) and unchecked (--unchecked) builds.
+    let mut variants = Vec::new();
+    let sources = std::iter::once(None).chain(args.sources.iter().map(|&(_, s)| Some(s)));
+    for source in sources {
+        let options = LookbackOptions { source, ..base };
+        variants.push(options);
+        let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP);
+        if source.is_none() && args.portable && subgroups {
+            variants.push(LookbackOptions {
+                subgroups: false,
+                ..options
+            });
+        }
+        if args.unchecked {
+            variants.push(LookbackOptions {
+                runtime_checks: false,
+                ..options
+            });
+        }
+    }
+    let compactors: Vec<Compactor> = variants
+        .into_iter()
+        .map(|options| Compactor::with_options(&gpu.device, &gpu.queue, options))
+        .collect();
+
+    let copy = CopyVec4::new(&gpu.device);
+    let timer = Timer::new(&gpu, args.reps);
+    eprintln!(
+        "bench: {}; timer {}; look-back scan with {}; median of {} runs after {} warm-up",
+        gpu.adapter_name(),
+        timer.label(),
+        if compactors[0].uses_subgroups() {
+            "subgroups"
+        } else {
+            "shared memory (no SUBGROUP)"
+        },
+        args.reps,
+        args.warmup
+    );
+    let mut wrong = false;
+    if !args.json {
+        print_header();
+    }
+    for &density in &args.densities {
+        for &n in &args.sizes {
+            let max = compactors[0].max_flags();
+            if n as u64 > max {
+                eprintln!("bench: n={n} is more than this device binds ({max} flags); skipped");
+                continue;
+            }
+            let size_rows =
+                measure::bench_size(&gpu, &compactors, &copy, &timer, &args, n, density);
+            // A wrong output or one that could not be read back fails the run.
+            wrong |= size_rows
+                .iter()
+                .any(|r| r.check.starts_with("WRONG") || r.check.starts_with("READBACK FAILED"));
+            // Each size as it finishes, so that a run cut short keeps its rows.
+            if args.json {
+                print_json(&size_rows);
+            } else {
+                print_table(&size_rows);
+            }
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        }
+    }
+    if wrong {
+        eprintln!("bench: some outputs differ from the CPU or could not be read back");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,235 @@
+//! One size of the benchmark: the copy reference, then every method and variant,
+//! each output checked against the CPU.
+
+use compaction_playground::{flags, GpuContext};
+use wgpu_compaction::{cpu, Compaction, Compactor, Method, Readback, STAT_WORDS};
+
+use crate::args::{source_name, Args};
+use crate::copy::CopyVec4;
+use crate::report::{median, Row};
+use crate::timer::Timer;
+
+/// Bytes of buffers that rotation spreads the runs over: three times a 60 MB L2.
+const ROTATION_BYTES: u64 = 180_000_000;
+const MAX_ROTATION: u64 = 256;
+
+/// What was checked against the CPU, or what differed ("WRONG …", "READBACK FAILED …").
+fn verify(gpu: &GpuContext, compaction: &Compaction, method: Method, expected: &[u32]) -> String {
+    let device = &gpu.device;
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let pending = compaction.read_output(device, &mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+    let out = match pollster::block_on(pending.read(device)) {
+        Ok(out) => out,
+        Err(e) => return format!("READBACK FAILED: {e}"),
+    };
+    let (count, instance_count) = (out.count as usize, out.indirect.instance_count() as usize);
+    if count != expected.len() || instance_count != expected.len() {
+        return format!(
+            "WRONG count {count} instance_count {instance_count} != {}",
+            expected.len()
+        );
+    }
+    let got = &out.indices;
+    if method.preserves_order() {
+        if got[..] != expected[..] {
+            let at = got.iter().zip(expected).position(|(a, b)| a != b);
+            return format!("WRONG order, first difference at {at:?}");
+        }
+        "ok (exact)".into()
+    } else {
+        let sum = |v: &[u32]| v.iter().map(|&x| u64::from(x)).sum::<u64>();
+        if sum(got) != sum(expected) {
+            return "WRONG index sum".into();
+        }
+        "ok (count+sum)".into()
+    }
+}
+
+pub fn bench_size(
+    gpu: &GpuContext,
+    compactors: &[Compactor],
+    copy: &CopyVec4,
+    timer: &Timer,
+    args: &Args,
+    n: usize,
+    density: f64,
+) -> Vec<Row> {
+    let device = &gpu.device;
+    let max_dim = device.limits().max_compute_workgroups_per_dimension;
+    let flags = flags::random(n, density, n as u64);
+    let expected: Vec<u32> = (0..n as u32).filter(|&i| flags[i as usize] != 0).collect();
+    let k = expected.len();
+    let bits = cpu::pack_bits(&flags);
+    let instance_bytes = 8 * n as u64;
+    let rotation = ROTATION_BYTES
+        .div_ceil(instance_bytes.max(1))
+        .clamp(1, MAX_ROTATION) as usize;
+    let compactor = &compactors[0];
+    let flag_buffers: Vec<wgpu::Buffer> = (0..rotation)
+        .map(|_| compactor.upload(&flags).expect("upload flags"))
+        .collect();
+    let runs = |record: &mut dyn FnMut(
+        &mut wgpu::CommandEncoder,
+        usize,
+        Option<wgpu::ComputePassTimestampWrites>,
+    )| { median(timer.measure(gpu, args.warmup, args.reps, record)) };
+    let mut rows = Vec::new();
+
+    // The reference: read N words, write N words, as vec4.
+    let vec4s = (n as u64 / 4).max(1);
+    let copies: Vec<(wgpu::BindGroup, wgpu::Buffer)> = flag_buffers
+        .iter()
+        .map(|src| copy.bind(device, src, vec4s))
+        .collect();
+    let (copy_us, copy_min) = runs(&mut |encoder, run, writes| {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("copy_vec4"),
+            timestamp_writes: writes,
+        });
+        copy.dispatch(&mut pass, &copies[run % rotation].0, vec4s, max_dim);
+    });
+    drop(copies);
+    rows.push(Row {
+        n,
+        k,
+        density,
+        method: "copy_vec4".into(),
+        input: "u32",
+        variant: "-".into(),
+        timer: timer.label(),
+        median_us: copy_us,
+        min_us: copy_min,
+        bytes: 8.0 * n as f64,
+        x_copy: 1.0,
+        check: "-".into(),
+    });
+
+    for &method in &args.methods {
+        for (which, compactor) in compactors.iter().enumerate() {
+            // The extra compactors differ only in how the look-back is built.
+            if which > 0 && !method.uses_tiles() {
+                continue;
+            }
+            let variant: String = if method.uses_tiles() {
+                let scan = if compactor.uses_subgroups() {
+                    "subgroups"
+                } else {
+                    "portable"
+                };
+                let mut variant = scan.to_string();
+                if !compactor.lookback_options().runtime_checks {
+                    variant.push_str(",unchecked");
+                }
+                if let Some(name) = source_name(compactor, &args.sources) {
+                    variant = format!("{name},{variant}");
+                }
+                variant
+            } else {
+                "-".into()
+            };
+            // The bits method twice: reading bits (what a culling pass that writes
+            // bits gets), and packing u32 flags in the same pass first.
+            let inputs: &[&'static str] = if method == Method::LookbackBits {
+                &["bits", "u32->bits"]
+            } else {
+                &["u32"]
+            };
+            for &input in inputs {
+                let bit_buffers: Vec<wgpu::Buffer> = if input == "bits" {
+                    (0..rotation)
+                        .map(|_| compactor.upload(&bits).expect("upload bits"))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let prepared: Result<Vec<Compaction>, _> = (0..rotation)
+                    .map(|r| {
+                        if input == "bits" {
+                            compactor.prepare_bits(&bit_buffers[r], n as u64, 1)
+                        } else {
+                            compactor.prepare(&flag_buffers[r], n as u64, method, 1)
+                        }
+                    })
+                    .collect();
+                let compactions = match prepared {
+                    Ok(c) => c,
+                    Err(e) => {
+                        eprintln!("bench: {method} at n={n}: {e}");
+                        continue;
+                    }
+                };
+                let mut last = 0;
+                let (us, min) = runs(&mut |encoder, run, writes| {
+                    last = run % rotation;
+                    compactor.encode_timed(encoder, &compactions[last], writes);
+                });
+                let mut check = verify(gpu, &compactions[last], method, &expected);
+                if args.stats && method.uses_tiles() {
+                    check.push_str(&stats(gpu, compactor, &compactions[last]));
+                }
+                let read_bytes = if input == "bits" {
+                    n as f64 / 8.0
+                } else {
+                    4.0 * n as f64
+                };
+                rows.push(Row {
+                    n,
+                    k,
+                    density,
+                    method: method.name().into(),
+                    input,
+                    variant: variant.clone(),
+                    timer: timer.label(),
+                    median_us: us,
+                    min_us: min,
+                    bytes: read_bytes + 4.0 * k as f64,
+                    x_copy: us / copy_us,
+                    check,
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// Look-back events per tile in one more run (`--stats`).
+fn stats(gpu: &GpuContext, compactor: &Compactor, compaction: &Compaction) -> String {
+    let Some(states) = compaction.tile_states() else {
+        return String::new();
+    };
+    let words = states.size() / 4;
+    let first = words - STAT_WORDS;
+    let read = |encode: bool| {
+        let device = &gpu.device;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        if encode {
+            compactor.encode(&mut encoder, compaction);
+        }
+        let mut read = Readback::default();
+        read.copy(device, &mut encoder, states, first, 6);
+        gpu.queue.submit([encoder.finish()]);
+        pollster::block_on(read.read(device))
+            .map(|mut w| w.swap_remove(0))
+            .unwrap_or_default()
+    };
+    let before = read(false);
+    let after = read(true);
+    let delta: Vec<f64> = after
+        .iter()
+        .zip(&before)
+        .map(|(a, b)| f64::from(a.wrapping_sub(*b)))
+        .collect();
+    let Some(&tiles) = delta.get(3) else {
+        return String::new();
+    };
+    let per = |k: usize| delta[k] / tiles.max(1.0);
+    // The most workgroups that ever ran at once (any run so far).
+    let most = after.get(5).copied().unwrap_or(0);
+    format!(
+        " | per tile: rounds {:.2} polls {:.2} fallbacks {:.4} | at once: {most}",
+        per(0),
+        per(1),
+        per(2)
+    )
+}

@@ -1,0 +1,40 @@
+//! The playground's errors: the library's, and what only the playground meets
+//! (no WebGPU, text to parse, JS arguments). `web.rs` turns each into a JS
+//! `Error` with the same message and a `kind`.
+
+use thiserror::Error;
+
+/// Everything the playground, the CLI and the page can fail with.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Error {
+    /// The library refused or the GPU failed.
+    #[error(transparent)]
+    Compaction(#[from] wgpu_compaction::Error),
+    #[error("WebGPU is not available in this browser: {0}")]
+    NoWebGpu(String),
+    #[error("no GPU adapter was found: {0}")]
+    NoAdapter(String),
+    #[error("could not open the GPU device: {0}")]
+    Device(String),
+    #[error("the GPU device was lost ({0}); open a new one to go on")]
+    DeviceLost(String),
+    #[error("{}", too_many(*.n, *.max))]
+    TooMany { n: Option<u64>, max: u64 },
+    #[error("{0}")]
+    Parse(String),
+    /// A JS argument of the wrong type (the wasm boundary checks every one).
+    #[error("{0}")]
+    Type(String),
+    /// A JS number outside what the call takes.
+    #[error("{0}")]
+    Range(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn too_many(n: Option<u64>, max: u64) -> String {
+    match n {
+        Some(n) => format!("{n} flags is more than the {max} that can be compacted here"),
+        None => format!("more than {max} flags: that is the most that can be compacted here"),
+    }
+}

@@ -1,0 +1,250 @@
+//! The public `Compactor`: pipelines created once (`pipelines.rs`), per-array
+//! `Compaction`s prepared once (`prepare.rs`), then recorded into a caller's
+//! encoder every frame (`encode.rs`). `run` does all three for tests and tools.
+
+mod encode;
+pub(crate) mod limits;
+pub(crate) mod pipelines;
+mod prepare;
+mod trace;
+
+use wgpu::util::DeviceExt;
+
+pub use encode::PendingOutput;
+pub use prepare::{CompactionDesc, Input};
+pub use trace::MAX_TRACE_FLAGS;
+
+use crate::error::{Error, Result};
+use crate::gpu::kernel::storage_buffer;
+use crate::gpu::lookback::LookbackOptions;
+use crate::layout::{TILE_MAX_FLAGS, WORD};
+use crate::output::DrawArgs;
+use crate::Method;
+use pipelines::{KernelId, Pipelines};
+
+/// One recorded dispatch: a pipeline, its bindings, how many invocations.
+struct Dispatch {
+    kernel: KernelId,
+    bind_group: wgpu::BindGroup,
+    invocations: u64,
+}
+
+/// The buffers of one level of the recursive scan.
+struct ScanLevel {
+    len: u64,
+    prefix: wgpu::Buffer,
+    /// `None` at the top level, whose single block sum goes to the count buffer.
+    block_sums: Option<wgpu::Buffer>,
+    /// `(STEPS + 1)` snapshots of every block, for traced compactions only.
+    trace: Option<wgpu::Buffer>,
+}
+
+/// One flags buffer prepared for one method: outputs, scratch and bind groups.
+/// Record it with [`Compactor::encode`] every frame.
+pub struct Compaction {
+    method: Method,
+    label: Option<String>,
+    capacity: u64,
+    input: Input,
+    indices: wgpu::Buffer,
+    count: wgpu::Buffer,
+    indirect: wgpu::Buffer,
+    draw: DrawArgs,
+    /// The live length (a uniform the kernels read).
+    live: wgpu::Buffer,
+    instance_count_to: Option<(wgpu::Buffer, u64)>,
+    levels: Vec<ScanLevel>,
+    /// The look-back's ticket counter and tile states; they carry over from run to
+    /// run (the state codes alternate), so they live as long as the compaction.
+    tile_states: Option<wgpu::Buffer>,
+    /// `LookbackBits` prepared from u32 flags: the bits the pass packs them into.
+    packed_bits: Option<wgpu::Buffer>,
+    dispatches: Vec<Dispatch>,
+}
+
+impl Compaction {
+    /// The method it runs.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The most flags it compacts (what it was prepared for).
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// How its flags are stored.
+    pub fn input(&self) -> Input {
+        self.input
+    }
+
+    /// The dense list of visible indices (its first `count` words are meaningful):
+    /// `STORAGE | VERTEX | COPY_SRC`, so a vertex shader can read it as a storage
+    /// buffer (`visibles[instance_index]`) or as an instance-rate attribute.
+    pub fn indices(&self) -> &wgpu::Buffer {
+        &self.indices
+    }
+
+    /// One u32: the number of visible flags.
+    pub fn count(&self) -> &wgpu::Buffer {
+        &self.count
+    }
+
+    /// The indirect arguments (16 or 20 bytes, as prepared) with `instance_count`
+    /// written on the GPU: for `draw_indirect` / `draw_indexed_indirect` at offset 0.
+    pub fn indirect(&self) -> &wgpu::Buffer {
+        &self.indirect
+    }
+
+    /// The kind of indirect arguments it writes, with the values it was prepared with.
+    pub fn draw_args(&self) -> DrawArgs {
+        self.draw
+    }
+
+    /// The single-pass methods' tile states: word 0 counts tickets, word `1 + t`
+    /// is tile `t`'s state (value << 2 | status; see `shaders/lookback.wgsl`),
+    /// then [`crate::STAT_WORDS`] counters when built with `LookbackOptions::stats`.
+    pub fn tile_states(&self) -> Option<&wgpu::Buffer> {
+        self.tile_states.as_ref()
+    }
+
+    /// `LookbackBits` prepared from u32 flags: the bits the pass packs them into.
+    pub fn packed_bits(&self) -> Option<&wgpu::Buffer> {
+        self.packed_bits.as_ref()
+    }
+}
+
+/// The compaction methods on one device: their pipelines, compiled on first
+/// use (or by [`Compactor::warm_up`]). Cheap to keep; one per device.
+pub struct Compactor {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    max_workgroups_per_dimension: u32,
+    pipelines: Pipelines,
+    /// Bound as the vec4 view of inputs shorter than one vec4 (never read).
+    empty_vec4: wgpu::Buffer,
+}
+
+impl Compactor {
+    /// Vertices per instance of the default indirect arguments: a quad, two triangles.
+    pub const DEFAULT_VERTEX_COUNT: u32 = 6;
+
+    /// A compactor for `device`. `device` and `queue` are cheap handles, kept.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self::with_options(device, queue, LookbackOptions::default())
+    }
+
+    /// `new`, choosing how the look-back kernels are built (e.g. without subgroups).
+    pub fn with_options(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        options: LookbackOptions,
+    ) -> Self {
+        Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            max_workgroups_per_dimension: device.limits().max_compute_workgroups_per_dimension,
+            pipelines: Pipelines::new(options),
+            empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
+        }
+    }
+
+    /// How the look-back kernels are built.
+    pub fn lookback_options(&self) -> LookbackOptions {
+        self.pipelines.options()
+    }
+
+    /// Whether the look-back kernels use subgroup operations on this device.
+    pub fn uses_subgroups(&self) -> bool {
+        self.lookback_options().subgroups
+            && self.device.features().contains(wgpu::Features::SUBGROUP)
+    }
+
+    /// The device it runs on.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue it submits to (in `run`; `encode` only records).
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The limits a device needs for `method`: `wgpu::Limits::downlevel_defaults()`
+    /// raised where the method's kernels need more. Merge it into the limits you
+    /// request the device with.
+    pub fn required_limits(method: Method) -> wgpu::Limits {
+        limits::required_limits(method)
+    }
+
+    /// `Ok` when this device runs `method`; else the limit it lacks
+    /// (`Error::Limit`). `prepare` checks this too.
+    pub fn supports(&self, method: Method) -> Result<()> {
+        limits::check(method, &self.device.limits())
+    }
+
+    /// Compiles the pipelines of `methods` now, so that no frame pays for it
+    /// (compilation takes tens of milliseconds natively, seconds on a software
+    /// adapter in a browser). Methods the device does not support are skipped.
+    pub fn warm_up(&self, methods: &[Method]) {
+        for &method in methods {
+            if self.supports(method).is_ok() {
+                for &id in KernelId::of(method) {
+                    self.pipelines.kernel(&self.device, id);
+                }
+            }
+        }
+    }
+
+    /// The most flags one storage binding of this device can hold.
+    pub fn max_flags(&self) -> u64 {
+        let limits = self.device.limits();
+        let bytes = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        (bytes / WORD).min(u64::from(u32::MAX))
+    }
+
+    /// The most flags `method` can compact on this device.
+    pub fn max_flags_for(&self, method: Method) -> u64 {
+        let max = self.max_flags();
+        if method.uses_tiles() {
+            max.min(TILE_MAX_FLAGS - 1)
+        } else {
+            max
+        }
+    }
+
+    fn check_len_for(&self, len: u64, method: Method) -> Result<()> {
+        let max_flags = self.max_flags_for(method);
+        if len > max_flags {
+            return Err(Error::TooLarge {
+                n: len,
+                bytes: len * WORD,
+                limit: max_flags * WORD,
+                max_flags,
+            });
+        }
+        Ok(())
+    }
+
+    /// A storage buffer holding `flags`, ready to `prepare` (`STORAGE | COPY_DST
+    /// | COPY_SRC`).
+    pub fn upload(&self, flags: &[u32]) -> Result<wgpu::Buffer> {
+        self.check_len_for(flags.len() as u64, Method::Scan)?;
+        let contents: &[u8] = if flags.is_empty() {
+            &[0; WORD as usize]
+        } else {
+            bytemuck::cast_slice(flags)
+        };
+        Ok(self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("flags"),
+                contents,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+            }))
+    }
+}

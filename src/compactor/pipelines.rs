@@ -1,0 +1,122 @@
+//! The compute pipelines of every method, each compiled the first time a
+//! compaction needs it (or at `warm_up`): a page that only runs the scan never
+//! waits for the look-back kernels (seconds on a software adapter).
+
+use std::sync::OnceLock;
+
+use crate::gpu::kernel::Kernel;
+use crate::gpu::lookback::{Lookback, LookbackOptions};
+use crate::gpu::scan_block::ScanBlock;
+use crate::gpu::{
+    add_offsets, atomic_aggregated, atomic_counter, indirect_args, pack_bits, scatter,
+};
+use crate::Method;
+
+/// Which pipeline a dispatch uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KernelId {
+    AtomicCounter,
+    AtomicAggregated,
+    ScanBlock { level: usize, traced: bool },
+    AddOffsets,
+    Scatter,
+    IndirectArgs,
+    Lookback,
+    LookbackBits,
+    TileAtomic,
+    PackBits,
+}
+
+impl KernelId {
+    /// The kernels a method may dispatch (the scan's levels 0 and 1 stand for all).
+    pub fn of(method: Method) -> &'static [KernelId] {
+        match method {
+            Method::Atomic => &[KernelId::AtomicCounter, KernelId::IndirectArgs],
+            Method::Aggregated => &[KernelId::AtomicAggregated, KernelId::IndirectArgs],
+            Method::Scan => &[
+                KernelId::ScanBlock {
+                    level: 0,
+                    traced: false,
+                },
+                KernelId::ScanBlock {
+                    level: 1,
+                    traced: false,
+                },
+                KernelId::AddOffsets,
+                KernelId::Scatter,
+                KernelId::IndirectArgs,
+            ],
+            Method::Lookback => &[KernelId::Lookback, KernelId::IndirectArgs],
+            Method::LookbackBits => &[
+                KernelId::PackBits,
+                KernelId::LookbackBits,
+                KernelId::IndirectArgs,
+            ],
+            Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
+        }
+    }
+}
+
+/// One lazily compiled pipeline per kernel.
+pub(crate) struct Pipelines {
+    options: LookbackOptions,
+    atomic_counter: OnceLock<Kernel>,
+    atomic_aggregated: OnceLock<Kernel>,
+    scan_block: OnceLock<ScanBlock>,
+    add_offsets: OnceLock<Kernel>,
+    scatter: OnceLock<Kernel>,
+    indirect_args: OnceLock<Kernel>,
+    lookback: OnceLock<Lookback>,
+    pack_bits: OnceLock<Kernel>,
+}
+
+impl Pipelines {
+    pub fn new(options: LookbackOptions) -> Self {
+        Self {
+            options,
+            atomic_counter: OnceLock::new(),
+            atomic_aggregated: OnceLock::new(),
+            scan_block: OnceLock::new(),
+            add_offsets: OnceLock::new(),
+            scatter: OnceLock::new(),
+            indirect_args: OnceLock::new(),
+            lookback: OnceLock::new(),
+            pack_bits: OnceLock::new(),
+        }
+    }
+
+    pub fn options(&self) -> LookbackOptions {
+        self.options
+    }
+
+    fn lookback(&self, device: &wgpu::Device) -> &Lookback {
+        self.lookback
+            .get_or_init(|| Lookback::new(device, self.options))
+    }
+
+    /// The pipeline of `id`, compiled now if it was not yet.
+    pub fn kernel(&self, device: &wgpu::Device, id: KernelId) -> &Kernel {
+        type Make = fn(&wgpu::Device) -> Kernel;
+        let (cell, make): (&OnceLock<Kernel>, Make) = match id {
+            KernelId::AtomicCounter => (&self.atomic_counter, atomic_counter::atomic_counter),
+            KernelId::AtomicAggregated => (
+                &self.atomic_aggregated,
+                atomic_aggregated::atomic_aggregated,
+            ),
+            KernelId::AddOffsets => (&self.add_offsets, add_offsets::add_offsets),
+            KernelId::Scatter => (&self.scatter, scatter::scatter),
+            KernelId::IndirectArgs => (&self.indirect_args, indirect_args::indirect_args),
+            KernelId::PackBits => (&self.pack_bits, pack_bits::pack_bits),
+            KernelId::ScanBlock { level, traced } => {
+                return self
+                    .scan_block
+                    .get_or_init(|| ScanBlock::new(device))
+                    .level(device, level, traced);
+            }
+            KernelId::Lookback => return &self.lookback(device).flags,
+            KernelId::LookbackBits => return &self.lookback(device).bits,
+            KernelId::TileAtomic => return &self.lookback(device).tile_atomic,
+        };
+        cell.get_or_init(|| make(device))
+    }
+}

@@ -1,0 +1,193 @@
+//! Every shader parses and validates with naga, and what the Rust side relies on
+//! matches the WGSL: workgroup sizes, the block and tile sizes, the live-length
+//! binding, and each kernel's needs (storage and uniform buffers, shared memory,
+//! invocations) that `prepare` checks a device against.
+
+use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
+
+use super::{
+    add_offsets, atomic_aggregated, atomic_counter, indirect_args, lookback, pack_bits, scan_block,
+    scatter,
+};
+use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
+use crate::compactor::pipelines::KernelId;
+use crate::layout::{
+    ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP, STEPS, TILE,
+};
+
+fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{name} does not parse:\n{}", e.emit_to_string(source)));
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name} is invalid:\n{}", e.emit_to_string(source)));
+    (module, info)
+}
+
+/// Every WGSL the library builds, as it builds it.
+fn sources() -> Vec<(&'static str, String)> {
+    vec![
+        ("atomic_counter", atomic_counter::SOURCE.to_string()),
+        ("atomic_aggregated", atomic_aggregated::SOURCE.to_string()),
+        ("scan_block", scan_block::SOURCE.to_string()),
+        ("add_offsets", add_offsets::SOURCE.to_string()),
+        ("scatter", scatter::SOURCE.to_string()),
+        ("indirect_args", indirect_args::SOURCE.to_string()),
+        ("pack_bits", pack_bits::SOURCE.to_string()),
+        (
+            "lookback (portable)",
+            lookback::compose(lookback::KERNELS, false),
+        ),
+        (
+            "lookback (subgroups)",
+            lookback::compose(lookback::KERNELS, true),
+        ),
+    ]
+}
+
+#[test]
+fn every_shader_validates_with_naga() {
+    for (name, source) in sources() {
+        validate(name, &source);
+    }
+}
+
+#[test]
+fn every_library_shader_file_is_built() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let built: String = sources().into_iter().map(|(_, s)| s).collect();
+    // The playground's own shaders live here too; its tests check them.
+    let playground = ["copy_vec4", "draw_instances"];
+    for entry in std::fs::read_dir(dir).expect("shaders/") {
+        let path = entry.expect("entry").path();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if path.extension().is_some_and(|e| e == "wgsl") && !playground.contains(&stem.as_str()) {
+            let source = std::fs::read_to_string(&path).expect("read");
+            assert!(
+                built.contains(source.trim()),
+                "shaders/{stem}.wgsl is not built by the library"
+            );
+        }
+    }
+}
+
+/// The kernel an entry point is, by its name.
+fn kernel_of(entry: &str) -> KernelId {
+    match entry {
+        "atomic_counter" => KernelId::AtomicCounter,
+        "atomic_aggregated" => KernelId::AtomicAggregated,
+        "scan_block" => KernelId::ScanBlock {
+            level: 0,
+            traced: false,
+        },
+        "scan_block_traced" => KernelId::ScanBlock {
+            level: 0,
+            traced: true,
+        },
+        "add_offsets" => KernelId::AddOffsets,
+        "scatter" => KernelId::Scatter,
+        "indirect_args" => KernelId::IndirectArgs,
+        "pack_bits" => KernelId::PackBits,
+        "lookback" => KernelId::Lookback,
+        "lookback_bits" => KernelId::LookbackBits,
+        "tile_atomic" => KernelId::TileAtomic,
+        other => panic!("unknown entry point {other}"),
+    }
+}
+
+/// What an entry point needs, from the WGSL, and whether it reads the live length.
+fn needs_of(module: &naga::Module, info: &ModuleInfo, index: usize) -> (Needs, bool) {
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    let used = info.get_entry_point(index);
+    let mut needs = Needs::default();
+    let mut live = false;
+    for (handle, var) in module.global_variables.iter() {
+        if used[handle].is_empty() {
+            continue;
+        }
+        match var.space {
+            naga::AddressSpace::Storage { .. } => needs.storage_buffers += 1,
+            naga::AddressSpace::Uniform => {
+                needs.uniform_buffers += 1;
+                let binding = var.binding.as_ref().expect("a uniform has a binding");
+                assert_eq!(binding.binding, LIVE_BINDING, "the live length's binding");
+                live = true;
+            }
+            naga::AddressSpace::WorkGroup => needs.workgroup_storage += layouter[var.ty].size,
+            _ => {}
+        }
+    }
+    needs.invocations = module.entry_points[index].workgroup_size.iter().product();
+    (needs, live)
+}
+
+#[test]
+fn each_kernels_needs_match_the_wgsl() {
+    let mut lookback_storage = 0;
+    for (name, source) in sources() {
+        let (module, info) = validate(name, &source);
+        for (index, entry) in module.entry_points.iter().enumerate() {
+            let id = kernel_of(&entry.name);
+            let (mut needs, live) = needs_of(&module, &info, index);
+            if matches!(
+                id,
+                KernelId::Lookback | KernelId::LookbackBits | KernelId::TileAtomic
+            ) {
+                // Declared once for both compositions: the larger.
+                lookback_storage = lookback_storage.max(needs.workgroup_storage);
+                needs.workgroup_storage = LOOKBACK_WORKGROUP_STORAGE;
+            }
+            assert_eq!(needs, kernel_needs(id), "{name}: {}", entry.name);
+            let reads_flags = !matches!(id, KernelId::AddOffsets | KernelId::IndirectArgs);
+            assert_eq!(live, reads_flags, "{}: reads the live length", entry.name);
+        }
+    }
+    assert_eq!(lookback_storage, LOOKBACK_WORKGROUP_STORAGE);
+}
+
+#[test]
+fn workgroup_sizes_and_layout_constants_match_rust() {
+    let sizes = [
+        ("atomic_counter", ATOMIC_WORKGROUP),
+        ("atomic_aggregated", ATOMIC_WORKGROUP),
+        ("scatter", ATOMIC_WORKGROUP),
+        ("scan_block", BLOCK),
+        ("scan_block_traced", BLOCK),
+        ("add_offsets", BLOCK),
+        ("pack_bits", PACK_BITS_WORKGROUP),
+        ("lookback", LOOKBACK_WORKGROUP),
+        ("lookback_bits", LOOKBACK_WORKGROUP),
+        ("tile_atomic", LOOKBACK_WORKGROUP),
+        ("indirect_args", 1),
+    ];
+    for (name, source) in sources() {
+        let (module, _) = validate(name, &source);
+        for entry in &module.entry_points {
+            let (_, size) = sizes
+                .iter()
+                .find(|(e, _)| *e == entry.name)
+                .expect("listed");
+            assert_eq!(entry.workgroup_size, [*size as u32, 1, 1], "{}", entry.name);
+        }
+    }
+    let scan = scan_block::SOURCE;
+    assert!(scan.contains(&format!("const BLOCK : u32 = {BLOCK}u;")));
+    assert!(scan.contains(&format!("const STEPS : u32 = {STEPS}u;")));
+    assert_eq!(1 << STEPS, BLOCK);
+    assert!(add_offsets::SOURCE.contains(&format!("const BLOCK : u32 = {BLOCK}u;")));
+    assert!(lookback::KERNELS.contains(&format!(
+        "const WORKGROUP_SIZE : u32 = {LOOKBACK_WORKGROUP}u;"
+    )));
+    assert!(lookback::KERNELS.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
+    assert!(lookback::KERNELS.contains("const ROWS : u32 = 8u;"));
+    assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
+    assert!(lookback::STATS.contains(&format!(
+        "const STAT_WORDS : u32 = {}u;",
+        lookback::STAT_WORDS
+    )));
+}

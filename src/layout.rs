@@ -1,0 +1,27 @@
+//! The kernels' sizes, defined once: the WGSL files mirror them and a test
+//! (`gpu::tests`) fails when the two drift.
+
+/// Elements per block of the prefix scan (`Method::Scan`): one workgroup each.
+pub const BLOCK: usize = 256;
+/// Hillis-Steele steps inside a block: log2(`BLOCK`).
+pub const STEPS: usize = 8;
+/// Flags per tile of the single-pass methods (`Lookback`, `LookbackBits`,
+/// `TileAtomic`): one workgroup each.
+pub const TILE: usize = 4096;
+/// The single-pass methods' tile states hold 30-bit counts: they take fewer flags than this.
+pub const TILE_MAX_FLAGS: u64 = 1 << 30;
+/// Marks a flag that received no output slot in [`crate::trace::AtomicTrace::slots`].
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// Invocations per workgroup of the look-back kernels.
+pub(crate) const LOOKBACK_WORKGROUP: usize = 128;
+/// Invocations per workgroup of the article's atomic kernels and the scatter.
+pub(crate) const ATOMIC_WORKGROUP: usize = 64;
+/// Invocations per workgroup of `pack_bits` (one output word each).
+pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
+/// The look-back rounds a tile waits for one predecessor before counting its flags.
+pub(crate) const SPIN_LIMIT: u32 = 64;
+/// The binding of the live-length uniform in every kernel that reads flags.
+pub(crate) const LIVE_BINDING: u32 = 7;
+/// Bytes in one u32 word.
+pub(crate) const WORD: u64 = 4;

@@ -1,0 +1,90 @@
+//! The compaction methods: what each keeps and costs.
+
+use crate::error::Error;
+
+/// How the visible indices are compacted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    /// The article's kernel 1: one global atomicAdd per visible flag. Order varies
+    /// from run to run.
+    Atomic,
+    /// The article's kernel 2: one global atomicAdd per workgroup of 64. Order varies
+    /// between workgroups, not within one.
+    Aggregated,
+    /// The article's exclusive prefix scan (Hillis-Steele blocks, recursive block
+    /// sums, offsets, scatter): original order, bit-identical every run.
+    Scan,
+    /// One pass: tiles of 4096 flags scanned in the workgroup, chained by a
+    /// decoupled look-back with a fallback, scattered in the same pass. Original
+    /// order, bit-identical every run.
+    Lookback,
+    /// `Lookback` reading one bit per flag ([`crate::Input::Bits`]); from u32 flags
+    /// a packing dispatch runs first.
+    LookbackBits,
+    /// The look-back's tiles, each taking its output range with one global
+    /// atomicAdd: order kept inside a tile of 4096, not between tiles.
+    TileAtomic,
+}
+
+impl Method {
+    /// Every method, in the order the playground shows them.
+    pub const ALL: [Method; 6] = [
+        Method::Atomic,
+        Method::Aggregated,
+        Method::Scan,
+        Method::Lookback,
+        Method::LookbackBits,
+        Method::TileAtomic,
+    ];
+
+    /// The method's name: `atomic`, `aggregated`, `scan`, `lookback`,
+    /// `lookback-bits`, `tile-atomic` (what `FromStr` takes).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Atomic => "atomic",
+            Method::Aggregated => "aggregated",
+            Method::Scan => "scan",
+            Method::Lookback => "lookback",
+            Method::LookbackBits => "lookback-bits",
+            Method::TileAtomic => "tile-atomic",
+        }
+    }
+
+    /// Whether the output keeps the flags' order (and so is the same every run).
+    pub fn preserves_order(self) -> bool {
+        matches!(self, Method::Scan | Method::Lookback | Method::LookbackBits)
+    }
+
+    /// Whether the method runs on tiles of [`crate::layout::TILE`] flags (and so
+    /// takes fewer than [`crate::layout::TILE_MAX_FLAGS`]).
+    pub fn uses_tiles(self) -> bool {
+        matches!(
+            self,
+            Method::Lookback | Method::LookbackBits | Method::TileAtomic
+        )
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| Error::UnknownMethod(printable(s)))
+    }
+}
+
+/// `text` for a message: its first 24 characters, escaped.
+fn printable(text: &str) -> String {
+    let shown: String = text.chars().take(24).collect();
+    let more = if text.chars().count() > 24 { "…" } else { "" };
+    format!("{}{more}", shown.escape_debug())
+}
