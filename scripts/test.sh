@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in order, stopping at the first failure.
 #   setup -> rustfmt -> clippy (native) -> clippy (wasm32) -> cargo test
+#   -> the library as a dependency (scripts/check-library.sh)
 #   -> build (scripts/build.sh: wasm, then dist/) -> browser tests (node --test e2e/)
 set -euo pipefail
 
@@ -72,6 +73,9 @@ fi
 
 stage "native tests (cargo test --release --workspace)"
 cargo test --release --workspace
+
+stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
+bash "$ROOT/scripts/check-library.sh"
 
 stage "build: wasm and dist/ (scripts/build.sh)"
 bash "$ROOT/scripts/build.sh"

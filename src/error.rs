@@ -68,7 +68,7 @@ pub enum Error {
         /// The capacity the compaction was prepared for.
         capacity: u64,
     },
-    /// A trace asked for more flags than a person can read ([`crate::trace::MAX_TRACE_FLAGS`]).
+    /// A trace asked for more flags than a person can read ([`crate::MAX_TRACE_FLAGS`]).
     TraceTooLarge {
         /// The flags asked for.
         n: usize,

@@ -10,6 +10,8 @@ import { layout } from './layout.js';
 /** Tiles shown at once. */
 export const WINDOW = 8;
 export const SEEN = ['', 'aggregate', 'inclusive', 'counted itself'];
+/** `tiles.status` codes, as read back from the tile states (0, 1, 2). */
+const STATUS = ['invalid', 'aggregate', 'inclusive'];
 
 export function tileCount(trace) {
   return trace.tiles.aggregate.length;
@@ -81,7 +83,8 @@ function stage(step) {
 function stateAt(trace, u, step) {
   const { wave, late } = trace.chain;
   const s = stage(step);
-  const final = { status: 'inclusive', value: trace.tiles.inclusive[u] };
+  // After its wave: what the tile's state word said when the run was read back.
+  const final = { status: STATUS[trace.tiles.status[u]] ?? 'invalid', value: trace.tiles.inclusive[u] };
   if (wave[u] < s.wave) return final;
   if (wave[u] > s.wave || s.started === false) return { status: 'invalid', value: null };
   if (late[u]) return s.lateDone ? final : { status: 'invalid', value: null };

@@ -248,3 +248,53 @@ impl Compactor {
             }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device() -> (wgpu::Device, wgpu::Queue) {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter =
+            pollster::block_on(instance.request_adapter(&Default::default())).expect("adapter");
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .expect("device")
+    }
+
+    #[test]
+    fn warm_up_compiles_exactly_the_methods_asked_for() {
+        let (device, queue) = device();
+        let compactor = Compactor::new(&device, &queue);
+        let all = [
+            KernelId::AtomicCounter,
+            KernelId::AtomicAggregated,
+            KernelId::ScanBlock {
+                level: 0,
+                traced: false,
+            },
+            KernelId::Lookback,
+            KernelId::PackBits,
+        ];
+        assert!(
+            all.iter().all(|&id| !compactor.pipelines.compiled(id)),
+            "nothing before"
+        );
+        compactor.warm_up(&[Method::Lookback]);
+        assert!(compactor.pipelines.compiled(KernelId::Lookback));
+        assert!(compactor.pipelines.compiled(KernelId::IndirectArgs));
+        assert!(!compactor.pipelines.compiled(KernelId::AtomicCounter));
+        assert!(!compactor.pipelines.compiled(KernelId::ScanBlock {
+            level: 0,
+            traced: false
+        }));
+        compactor.warm_up(&Method::ALL);
+        assert!(
+            all.iter().all(|&id| compactor.pipelines.compiled(id)),
+            "everything after"
+        );
+    }
+}

@@ -94,6 +94,23 @@ impl Pipelines {
             .get_or_init(|| Lookback::new(device, self.options))
     }
 
+    /// Whether `id`'s pipeline is compiled (the scan's: its level-0 variant).
+    #[cfg(test)]
+    pub fn compiled(&self, id: KernelId) -> bool {
+        match id {
+            KernelId::AtomicCounter => self.atomic_counter.get().is_some(),
+            KernelId::AtomicAggregated => self.atomic_aggregated.get().is_some(),
+            KernelId::AddOffsets => self.add_offsets.get().is_some(),
+            KernelId::Scatter => self.scatter.get().is_some(),
+            KernelId::IndirectArgs => self.indirect_args.get().is_some(),
+            KernelId::PackBits => self.pack_bits.get().is_some(),
+            KernelId::ScanBlock { .. } => self.scan_block.get().is_some(),
+            KernelId::Lookback | KernelId::LookbackBits | KernelId::TileAtomic => {
+                self.lookback.get().is_some()
+            }
+        }
+    }
+
     /// The pipeline of `id`, compiled now if it was not yet.
     pub fn kernel(&self, device: &wgpu::Device, id: KernelId) -> &Kernel {
         type Make = fn(&wgpu::Device) -> Kernel;

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The library as a renderer gets it (npm test runs this):
+#   1. its docs build with every public item documented (warnings denied);
+#   2. `cargo publish --dry-run` passes, packaging only the library's files;
+#   3. a scratch crate that names only wgpu-compaction, wgpu and pollster builds
+#      and compacts on the GPU, and its dependency tree has none of the
+#      playground's crates (wasm-bindgen, web-sys, js-sys); the library's own
+#      dependencies are wgpu and bytemuck.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+log() { printf 'check-library: %s\n' "$*"; }
+die() {
+  printf 'check-library: ERROR: %s\n' "$*" >&2
+  exit 1
+}
+
+log "cargo doc -p wgpu-compaction (missing docs and broken links denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc -p wgpu-compaction --no-deps --quiet
+
+log "cargo package --list: only the library's files"
+files="$(cargo package -p wgpu-compaction --list --allow-dirty 2>/dev/null)"
+printf '%s\n' "$files" | sed 's/^/  /'
+if printf '%s\n' "$files" | grep -Eq '^(playground|www|e2e|scripts|docs|dist|node_modules)/|\.mjs$|package\.json'; then
+  die "the library's package holds files that are not the library"
+fi
+for needed in README.md LICENSE src/lib.rs shaders/lookback.wgsl examples/renderer.rs; do
+  printf '%s\n' "$files" | grep -qx "$needed" || die "the package lacks $needed"
+done
+
+log "cargo publish -p wgpu-compaction --dry-run"
+CARGO_TARGET_DIR="$ROOT/target/scratch" cargo publish -p wgpu-compaction --dry-run --allow-dirty --quiet
+
+scratch="$ROOT/target/scratch-crate"
+log "a scratch crate depending on the library alone ($scratch)"
+rm -rf "$scratch"
+mkdir -p "$scratch/src"
+cat >"$scratch/Cargo.toml" <<TOML
+[package]
+name = "scratch-renderer"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+wgpu-compaction = { path = "$ROOT" }
+wgpu = { version = "30", default-features = false, features = ["std", "wgsl", "vulkan"] }
+pollster = "0.4"
+TOML
+cat >"$scratch/src/main.rs" <<'RUST'
+use wgpu_compaction::{Compactor, Method};
+
+fn main() {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).expect("adapter");
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: Compactor::required_limits(Method::Lookback),
+        ..Default::default()
+    }))
+    .expect("device");
+    let compactor = Compactor::new(&device, &queue);
+    let out = pollster::block_on(compactor.run(&[1, 0, 0, 1, 1, 0, 1, 0, 0, 1], Method::Lookback)).expect("run");
+    assert_eq!(out.indices, [0, 3, 4, 6, 9]);
+    println!("scratch crate: lookback on the GPU gave {:?}", out.indices);
+}
+RUST
+tree="$(cd "$scratch" && cargo tree --edges normal --prefix none)"
+if printf '%s\n' "$tree" | grep -Eq '^(wasm-bindgen|web-sys|js-sys|compaction-playground|console_error_panic_hook) '; then
+  die "the library pulls in the playground's dependencies: $(printf '%s\n' "$tree" | grep -E '^(wasm-bindgen|web-sys|js-sys)' | sort -u | tr '\n' ' ')"
+fi
+direct="$(cd "$scratch" && cargo tree --edges normal --depth 1 --prefix none -p wgpu-compaction | tail -n +2 | awk '{print $1}' | sort -u | tr '\n' ' ')"
+[[ "$direct" == "bytemuck wgpu " ]] || die "the library depends on more than wgpu and bytemuck: $direct"
+log "cargo tree: $(printf '%s\n' "$tree" | sort -u | wc -l) crates, none of wasm-bindgen, web-sys, js-sys; the library's own: $direct"
+(cd "$scratch" && CARGO_TARGET_DIR="$ROOT/target/scratch" cargo run --release --quiet)
+log "ok"

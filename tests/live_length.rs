@@ -1,0 +1,85 @@
+//! One compaction prepared for a capacity serves a scene whose object count
+//! changes: 100 frames, each with its own live length, given per encode or read
+//! on the GPU from a buffer (as a culling pass would write it). The flags past
+//! the live length are garbage and must be ignored.
+
+mod common;
+
+use common::{compactor, expected_indices};
+use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
+
+const CAPACITY: usize = 20_000;
+
+/// A frame's live length: the edges first, then a seeded walk.
+fn length(frame: usize, rng: &mut wgpu_compaction::cpu::inputs::XorShift64) -> usize {
+    const EDGES: [usize; 10] = [0, 1, 63, 64, 255, 256, 4095, 4096, 4097, CAPACITY];
+    EDGES
+        .get(frame)
+        .copied()
+        .unwrap_or_else(|| (rng.next_u64() % (CAPACITY as u64 + 1)) as usize)
+}
+
+#[test]
+fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
+    let compactor = compactor();
+    let device = compactor.device();
+    let queue = compactor.queue();
+    let flags = common::random(CAPACITY, 0.5, 5);
+    let buffer = compactor.upload(&flags).expect("upload");
+    // Where the "culling pass" leaves the count: COPY_SRC for encode_len_from.
+    let count = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tests:culled count"),
+        size: 16,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    for method in Method::ALL {
+        let compaction = compactor
+            .prepare(&buffer, CAPACITY as u64, method, 6)
+            .expect("prepare");
+        let mut rng = wgpu_compaction::cpu::inputs::XorShift64::new(7);
+        for frame in 0..100 {
+            let len = length(frame, &mut rng);
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let from_gpu = frame % 2 == 1;
+            if from_gpu {
+                queue.write_buffer(&count, 8, bytemuck::cast_slice(&[len as u32]));
+                compactor
+                    .encode_len_from(&mut encoder, &compaction, &count, 8)
+                    .expect("encode_len_from");
+            } else {
+                compactor
+                    .encode_len(&mut encoder, &compaction, len as u64)
+                    .expect("encode_len");
+            }
+            let pending = compaction.read_output(device, &mut encoder);
+            queue.submit([encoder.finish()]);
+            let out = pollster::block_on(pending.read(device)).expect("read");
+            let live = &flags[..len];
+            let want = cpu::compact(
+                live,
+                method,
+                DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+            );
+            let how = if from_gpu {
+                "from a GPU buffer"
+            } else {
+                "given per encode"
+            };
+            assert_eq!(
+                out.count, want.count,
+                "{method} frame {frame}, {len} flags {how}"
+            );
+            assert_eq!(out.indirect, want.indirect, "{method} frame {frame}");
+            if method.preserves_order() {
+                assert_eq!(out.indices, want.indices, "{method} frame {frame}");
+            } else {
+                let mut got = out.indices;
+                got.sort_unstable();
+                assert_eq!(got, expected_indices(live), "{method} frame {frame}");
+            }
+        }
+    }
+}

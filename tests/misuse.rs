@@ -1,0 +1,297 @@
+//! Every misuse a renderer can make of `prepare` and `encode_len*` is a typed
+//! error from the library, never a panic: each call runs inside the device's
+//! validation and out-of-memory error scopes, which must stay empty (nothing
+//! reached wgpu). Devices below a method's limits are refused up front.
+
+mod common;
+
+use wgpu_compaction::{CompactionDesc, Compactor, DrawArgs, Error, Input, Method};
+
+/// `f()`, asserting that it raised no GPU error.
+fn no_gpu_error<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> T {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let out = f();
+    assert!(
+        pollster::block_on(validation.pop()).is_none(),
+        "a validation error reached wgpu"
+    );
+    assert!(
+        pollster::block_on(oom.pop()).is_none(),
+        "an out-of-memory error reached wgpu"
+    );
+    out
+}
+
+fn buffer(device: &wgpu::Device, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tests:misuse"),
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
+}
+
+#[test]
+fn every_misuse_of_prepare_is_its_error() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let storage = wgpu::BufferUsages::STORAGE;
+    let flags = buffer(device, 4096, storage | wgpu::BufferUsages::COPY_DST);
+    let not_storage = buffer(device, 4096, wgpu::BufferUsages::COPY_DST);
+    let target_no_dst = buffer(device, 64, wgpu::BufferUsages::INDIRECT);
+    let small_target = buffer(device, 4, wgpu::BufferUsages::COPY_DST);
+    for method in Method::ALL {
+        let desc = CompactionDesc::new(&flags, 1000, method);
+        let check = |desc: CompactionDesc, want: &dyn Fn(&Error) -> bool, what: &str| {
+            let got = no_gpu_error(device, || compactor.prepare_with(&desc));
+            match got {
+                Err(e) if want(&e) => assert!(!e.to_string().is_empty()),
+                Err(e) => panic!("{method} {what}: {e:?}"),
+                Ok(_) => panic!("{method} {what}: prepared"),
+            }
+        };
+        check(
+            CompactionDesc {
+                flags: &not_storage,
+                ..desc.clone()
+            },
+            &|e| matches!(e, Error::BufferUsage { buffer: "flags", missing } if *missing == storage),
+            "flags without STORAGE",
+        );
+        check(
+            CompactionDesc {
+                capacity: 1025,
+                ..desc.clone()
+            },
+            &|e| {
+                matches!(
+                    e,
+                    Error::BufferTooSmall {
+                        buffer: "flags",
+                        size: 4096,
+                        needed: 4100
+                    }
+                )
+            },
+            "flags smaller than 4·len",
+        );
+        check(
+            CompactionDesc {
+                flags_offset: 4,
+                capacity: 10,
+                ..desc.clone()
+            },
+            &|e| {
+                matches!(
+                    e,
+                    Error::Misaligned {
+                        what: "flags offset",
+                        offset: 4,
+                        ..
+                    }
+                )
+            },
+            "an unaligned flags offset",
+        );
+        check(
+            CompactionDesc {
+                instance_count_to: Some((&target_no_dst, 4)),
+                ..desc.clone()
+            },
+            &|e| {
+                matches!(
+                    e,
+                    Error::BufferUsage {
+                        buffer: "instance count target",
+                        ..
+                    }
+                )
+            },
+            "a target without COPY_DST",
+        );
+        check(
+            CompactionDesc {
+                instance_count_to: Some((&small_target, 2)),
+                ..desc.clone()
+            },
+            &|e| {
+                matches!(
+                    e,
+                    Error::Misaligned {
+                        what: "instance count offset",
+                        ..
+                    }
+                )
+            },
+            "an unaligned target offset",
+        );
+        check(
+            CompactionDesc {
+                instance_count_to: Some((&small_target, 4)),
+                ..desc.clone()
+            },
+            &|e| {
+                matches!(
+                    e,
+                    Error::BufferTooSmall {
+                        buffer: "instance count target",
+                        ..
+                    }
+                )
+            },
+            "a target too small",
+        );
+        check(
+            CompactionDesc {
+                capacity: compactor.max_flags_for(method) + 1,
+                ..desc.clone()
+            },
+            &|e| matches!(e, Error::TooLarge { .. }),
+            "more flags than a binding holds",
+        );
+        if method != Method::LookbackBits {
+            check(
+                CompactionDesc {
+                    input: Input::Bits,
+                    ..desc.clone()
+                },
+                &|e| matches!(e, Error::Unsupported { .. }),
+                "bit input",
+            );
+        }
+    }
+}
+
+#[test]
+fn live_lengths_are_checked() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let flags = compactor.upload(&[1; 100]).expect("upload");
+    let compaction = compactor
+        .prepare(&flags, 100, Method::Scan, 6)
+        .expect("prepare");
+    let mut encoder = device.create_command_encoder(&Default::default());
+    no_gpu_error(device, || {
+        assert!(matches!(
+            compactor.encode_len(&mut encoder, &compaction, 101),
+            Err(Error::LengthTooLarge {
+                len: 101,
+                capacity: 100
+            })
+        ));
+        let no_src = buffer(device, 16, wgpu::BufferUsages::STORAGE);
+        let src = buffer(device, 16, wgpu::BufferUsages::COPY_SRC);
+        assert!(matches!(
+            compactor.encode_len_from(&mut encoder, &compaction, &no_src, 0),
+            Err(Error::BufferUsage {
+                buffer: "live length source",
+                ..
+            })
+        ));
+        assert!(matches!(
+            compactor.encode_len_from(&mut encoder, &compaction, &src, 2),
+            Err(Error::Misaligned { .. })
+        ));
+        assert!(matches!(
+            compactor.encode_len_from(&mut encoder, &compaction, &src, 16),
+            Err(Error::BufferTooSmall { .. })
+        ));
+    });
+    drop(encoder);
+}
+
+#[test]
+fn a_device_below_a_methods_limits_is_refused_by_prepare_not_by_a_pipeline() {
+    // wgpu's downlevel defaults: 4 storage buffers per stage; the look-back binds 6.
+    let (_, device, queue) = common::open_device(Some(wgpu::Limits::downlevel_defaults()));
+    let compactor = Compactor::new(&device, &queue);
+    let flags = compactor.upload(&[1, 0, 1, 1]).expect("upload");
+    for method in Method::ALL {
+        let needs = Compactor::required_limits(method).max_storage_buffers_per_shader_stage;
+        let prepared = no_gpu_error(&device, || compactor.prepare(&flags, 4, method, 6));
+        if needs > 4 {
+            let want = |e: &Error| {
+                matches!(
+                    e,
+                    Error::Limit {
+                        limit: "max_storage_buffers_per_shader_stage",
+                        allowed: 4,
+                        ..
+                    }
+                )
+            };
+            assert!(
+                matches!(&prepared, Err(e) if want(e)),
+                "{method}: {:?}",
+                prepared.as_ref().err()
+            );
+            assert!(compactor.supports(method).is_err());
+        } else {
+            let compaction = prepared.unwrap_or_else(|e| panic!("{method}: {e}"));
+            let out = pollster::block_on(compactor.run_compaction(&compaction)).expect("run");
+            let mut got = out.indices;
+            got.sort_unstable();
+            assert_eq!(got, vec![0, 2, 3], "{method} on the downlevel device");
+        }
+    }
+    // What required_limits asks for is enough.
+    let (_, device, queue) =
+        common::open_device(Some(Compactor::required_limits(Method::Lookback)));
+    let compactor = Compactor::new(&device, &queue);
+    for method in Method::ALL {
+        compactor
+            .supports(method)
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+    }
+}
+
+#[test]
+fn flags_at_an_offset_with_labels_and_a_target() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let align = u64::from(device.limits().min_storage_buffer_offset_alignment);
+    let flags = common::random(10_000, 0.4, 9);
+    // The flags after `align` bytes of something else, which must not be read.
+    let mut words = vec![1u32; (align / 4) as usize];
+    words.extend(&flags);
+    let buffer = compactor.upload(&words).expect("upload");
+    let target = buffer_init(
+        device,
+        &[9, 9, 9, 9],
+        wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+    );
+    for method in Method::ALL {
+        let compaction = compactor
+            .prepare_with(&CompactionDesc {
+                label: Some("tests:offset"),
+                flags_offset: align,
+                draw: DrawArgs::indexed(36),
+                instance_count_to: Some((&target, 8)),
+                ..CompactionDesc::new(&buffer, flags.len() as u64, method)
+            })
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+        let out = pollster::block_on(compactor.run_compaction(&compaction)).expect("run");
+        let expected = common::expected_indices(&flags);
+        let mut got = out.indices.clone();
+        got.sort_unstable();
+        assert_eq!(got, expected, "{method}");
+        assert!(
+            matches!(out.indirect, DrawArgs::Indexed(a) if a.index_count == 36 && a.instance_count as usize == expected.len())
+        );
+        assert_eq!(
+            common::read_words(compactor, &target, 4),
+            vec![9, 9, expected.len() as u32, 9],
+            "{method}: the target's word 2"
+        );
+    }
+}
+
+fn buffer_init(device: &wgpu::Device, words: &[u32], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("tests:target"),
+        contents: bytemuck::cast_slice(words),
+        usage,
+    })
+}
