@@ -384,11 +384,21 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
   return workgroupUniformLoad(&tile_base);
 }
 
-// A live length of 0: no tile is last, so the first workgroup writes the count.
-fn write_empty(li : u32, ticket : Ticket, tiles : u32) {
-  if (tiles == 0u && ticket.tile == 0u && li == 0u) {
-    atomicStore(&count[0], 0u);
-    indirect[1] = 0u;
+// A tile past the live length still rewrites its state word with this run's
+// parity (as INCLUSIVE: read by the next run, that is INVALID), so that no word
+// keeps a state from two runs ago, which would read as fresh once the live
+// length grows again. A live length of 0 has no last tile: the first workgroup
+// writes the count.
+fn skip_tile(li : u32, ticket : Ticket, tiles : u32) {
+  if (li == 0u) {
+    let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
+    if (ticket.tile < capacity_tiles) {
+      atomicStore(&tile_states[1u + ticket.tile], encode_state(INCLUSIVE, 0u, ticket.parity));
+    }
+    if (tiles == 0u && ticket.tile == 0u) {
+      atomicStore(&count[0], 0u);
+      indirect[1] = 0u;
+    }
   }
 }
 
@@ -435,7 +445,7 @@ fn lookback(
   // Workgroups past the last tile (the 2-D grid rounds up, or the live length
   // is under the capacity) only took a ticket.
   if (ticket.tile >= tiles) {
-    write_empty(li, ticket, tiles);
+    skip_tile(li, ticket, tiles);
     return;
   }
   look_back_tile(li, ticket, nibbles, n, false);
@@ -450,7 +460,7 @@ fn lookback_bits(
   let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups);
   if (ticket.tile >= tiles) {
-    write_empty(li, ticket, tiles);
+    skip_tile(li, ticket, tiles);
     return;
   }
   look_back_tile(li, ticket, bits_nibbles(ticket.tile, li, n), n, true);

@@ -83,3 +83,46 @@ fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
         }
     }
 }
+
+/// Every tile of the capacity rewrites its state word in every run, with that
+/// run's parity, even past the live length: a word left from two runs ago would
+/// read as fresh once the length grows again (a look-back would then add a stale
+/// count). Checked on the words themselves, since the race it prevents only
+/// shows when a tile reads its predecessor before the predecessor writes.
+#[test]
+fn look_back_tiles_past_the_live_length_still_rewrite_their_states() {
+    let compactor = compactor();
+    let tile = wgpu_compaction::layout::TILE;
+    let capacity = 10 * tile;
+    let buffer = compactor
+        .upload(&common::random(capacity, 0.5, 3))
+        .expect("upload");
+    for method in [Method::Lookback, Method::LookbackBits] {
+        let compaction = compactor
+            .prepare(&buffer, capacity as u64, method, 6)
+            .expect("prepare");
+        let states = compaction.tile_states().expect("tile states");
+        // Run r has parity r % 2; an INCLUSIVE state is code (2 + 2·parity) & 3.
+        for (run, live) in [tile, capacity, tile / 2, 3 * tile, 0, capacity]
+            .into_iter()
+            .enumerate()
+        {
+            let mut encoder = compactor
+                .device()
+                .create_command_encoder(&Default::default());
+            compactor
+                .encode_len(&mut encoder, &compaction, live as u64)
+                .expect("encode");
+            compactor.queue().submit([encoder.finish()]);
+            let words = common::read_words(compactor, states, 11);
+            let code = (2 + 2 * (run as u32 % 2)) & 3;
+            for (t, word) in words[1..].iter().enumerate() {
+                assert_eq!(
+                    word & 3,
+                    code,
+                    "{method} run {run} (live {live}): tile {t}'s state {word:#x}"
+                );
+            }
+        }
+    }
+}
