@@ -37,7 +37,8 @@ pub struct LookbackOptions {
     /// only; browsers always check). `false` is for measuring what they cost.
     pub runtime_checks: bool,
     /// Measurement only: WGSL to build instead of `shaders/lookback.wgsl`, with the
-    /// same entry points, bindings and tile size (composed like it).
+    /// same entry points, bindings and tile size (composed like it, unless it
+    /// defines its own `workgroup_scan` and look-back).
     pub source: Option<&'static str>,
 }
 
@@ -55,8 +56,12 @@ impl Default for LookbackOptions {
 }
 
 /// The WGSL the kernels are built from: `kernels` with the scan and look-back of
-/// one variant and the stats counters.
+/// one variant and the stats counters. A measurement source that brings its own
+/// `workgroup_scan` is taken with the stats counters only.
 pub(crate) fn compose(kernels: &str, subgroups: bool) -> String {
+    if kernels.contains("fn workgroup_scan(") {
+        return format!("{kernels}\n{STATS}");
+    }
     let scan = if subgroups { SUBGROUPS } else { PORTABLE };
     format!("{kernels}\n{scan}\n{STATS}")
 }
