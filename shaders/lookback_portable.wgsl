@@ -43,6 +43,8 @@ const WINDOW : u32 = WORKGROUP_SIZE;
 // advance, single polls while blocked. The same in every invocation; call it from
 // uniform control flow.
 fn look_back(li : u32, parity : u32) -> bool {
+  // Ordered before the first round's atomics by that round's workgroupUniformLoad.
+  reset_window(li);
   var outcome = look_back_round(li, parity);
   var spins = 0u;
   loop {
@@ -64,8 +66,8 @@ fn look_back(li : u32, parity : u32) -> bool {
 }
 
 // One round of the look-back: every invocation reads the state of one predecessor
-// (invocation li: the li-th nearest not yet counted), and one scan finds the nearest
-// that is not an aggregate and sums the aggregates before it. An inclusive prefix
+// (invocation li: the li-th nearest not yet counted); shared atomics find the nearest
+// that is not an aggregate and sum the aggregates before it. An inclusive prefix
 // there ends the look-back; a predecessor that has not published stops the round
 // (BLOCKED if it is the nearest). A wide window matters: a new tile may be a
 // thousand tiles ahead of the last inclusive prefix, and a round costs an L2 trip.
@@ -89,31 +91,55 @@ fn read_window(li : u32, remaining : u32, parity : u32) -> vec2<u32> {
   return vec2<u32>(INCLUSIVE, 0u);
 }
 
+// The nearest non-aggregate of a round (WINDOW if none) and the sum of the
+// aggregates before it. Two shared atomics and two barriers rather than
+// workgroup_scan's sixteen: every round is on the tile's critical path
+// (BENCHMARKS.md v17). Reset to (WINDOW, 0) before each look-back and after each
+// round.
+var<workgroup> window_stop : atomic<u32>;
+var<workgroup> window_sum : atomic<u32>;
+
+fn reset_window(li : u32) {
+  if (li == 0u) {
+    atomicStore(&window_stop, WINDOW);
+    atomicStore(&window_sum, 0u);
+  }
+}
+
 fn walk_window(li : u32, remaining : u32, entry : vec2<u32>) -> u32 {
   let status = entry.x;
   let value = entry.y;
-  let stops = select(0u, 1u, status != AGGREGATE);
-  let scan = workgroup_scan(li, vec4<u32>(value, stops, 0u, 0u));
-  // Only the first non-aggregate has no stop before it; its exclusive sum adds
-  // aggregates only (the sums past it are never used).
-  if (stops == 1u && scan.exclusive.y == 0u) {
+  if (status != AGGREGATE) {
+    atomicMin(&window_stop, li);
+  }
+  workgroupBarrier();
+  let stop = atomicLoad(&window_stop);
+  if (li < stop) {
+    atomicAdd(&window_sum, value);
+  }
+  workgroupBarrier();
+  let before = atomicLoad(&window_sum);
+  if (li == stop) {
     if (status == INCLUSIVE) {
-      look_exclusive = look_exclusive + scan.exclusive.x + value;
+      look_exclusive = look_exclusive + before + value;
       look_remaining = 0u;
       look_outcome = DONE;
     } else {
-      look_exclusive = look_exclusive + scan.exclusive.x;
+      look_exclusive = look_exclusive + before;
       look_remaining = remaining - li;
       look_outcome = select(BLOCKED, ADVANCED, li > 0u);
     }
   }
-  if (li == 0u && scan.total.y == 0u) {
+  if (li == 0u && stop == WINDOW) {
     // The whole window was aggregates (and tile 0 lies beyond it).
-    look_exclusive = look_exclusive + scan.total.x;
+    look_exclusive = look_exclusive + before;
     look_remaining = remaining - WINDOW;
     look_outcome = ADVANCED;
   }
-  return workgroupUniformLoad(&look_outcome);
+  // Its barrier orders every read of the window above before the reset.
+  let outcome = workgroupUniformLoad(&look_outcome);
+  reset_window(li);
+  return outcome;
 }
 
 // While blocked: only the nearest uncounted predecessor's state, read by one

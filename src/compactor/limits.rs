@@ -44,7 +44,7 @@ const fn needs(
 
 /// The look-back kernels' shared memory, the larger of the portable and the
 /// subgroup composition.
-pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6676;
+pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6684;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
 pub(crate) fn kernel_needs(id: KernelId) -> Needs {
