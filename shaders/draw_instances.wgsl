@@ -1,12 +1,24 @@
 // Draws the visible objects with one drawIndirect, exactly as the article describes:
 // the vertex shader knows only its instance_index and finds its object with one
 // access, `visibles[instance_index]`. Objects sit on a grid, one cell per flag.
+//
+// In DRAW_ORDER mode the cell is the instance's place in the draw, not the
+// object's: the grid then shows the order the draw submits the objects in,
+// coloured by material (`groups` contiguous groups of ceil(flags / groups)
+// objects, as a renderer sorts them) and darker with depth (the object index as a front-to-back ramp).
+
+const OBJECT_GRID : u32 = 0u;
+const DRAW_ORDER : u32 = 1u;
 
 struct Grid {
-  flags : u32,
-  cols  : u32,
-  rows  : u32,
-  _pad  : u32,
+  flags  : u32,
+  cols   : u32,
+  rows   : u32,
+  mode   : u32,
+  groups : u32,
+  _pad0  : u32,
+  _pad1  : u32,
+  _pad2  : u32,
 }
 
 @group(0) @binding(0) var<storage, read> visibles : array<u32>;
@@ -28,17 +40,28 @@ fn draw_instances_vs(
   @builtin(instance_index) instance : u32,
 ) -> VertexOut {
   let object = visibles[instance];
+  let n = max(grid.flags, 1u);
   var corners = array<vec2<f32>, 6>(
     vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0),
     vec2<f32>(0.0, 1.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0),
   );
-  let cell = vec2<f32>(f32(object % grid.cols), f32(object / grid.cols));
-  let inset = 0.12;
+  var place = object;
+  var inset = 0.12;
+  var color = hue(f32(object) / f32(n));
+  if (grid.mode == DRAW_ORDER) {
+    place = instance;
+    inset = 0.0;
+    let groups = max(grid.groups, 1u);
+    let material = object / ((n + groups - 1u) / groups);
+    let depth = f32(object) / f32(n);
+    color = hue(f32(material) / f32(groups)) * (1.0 - 0.6 * depth);
+  }
+  let cell = vec2<f32>(f32(place % grid.cols), f32(place / grid.cols));
   let corner = corners[vertex % 6u] * (1.0 - 2.0 * inset) + inset;
   let uv = (cell + corner) / vec2<f32>(f32(grid.cols), f32(grid.rows));
   var out : VertexOut;
   out.position = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
-  out.color = hue(f32(object) / f32(max(grid.flags, 1u)));
+  out.color = color;
   return out;
 }
 

@@ -66,6 +66,7 @@ mod gpu;
 pub mod layout;
 mod method;
 mod output;
+pub mod sources;
 pub mod trace;
 
 pub use compactor::{Compaction, CompactionDesc, Compactor, Input, PendingOutput, MAX_TRACE_FLAGS};
@@ -75,6 +76,7 @@ pub use gpu::lookback::{LookbackOptions, STAT_WORDS};
 pub use gpu::readback::Readback;
 pub use method::Method;
 pub use output::{fnv1a, CompactionOutput, DrawArgs, IndexedIndirectArgs, IndirectArgs};
+pub use sources::{shader_sources, PipelineSource, ShaderSource};
 
 /// The one meaning of a flag in every kernel and mirror: any nonzero value is visible.
 pub fn is_visible(flag: u32) -> bool {

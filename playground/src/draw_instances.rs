@@ -13,10 +13,19 @@ pub struct Grid {
     pub flags: u32,
     pub cols: u32,
     pub rows: u32,
-    pub _pad: u32,
+    /// `OBJECT_GRID` or `DRAW_ORDER`.
+    pub mode: u32,
+    /// Materials, in `DRAW_ORDER` mode.
+    pub groups: u32,
+    pub _pad: [u32; 3],
 }
 
-const _: () = assert!(std::mem::size_of::<Grid>() == 16);
+const _: () = assert!(std::mem::size_of::<Grid>() == 32);
+
+/// Each object at its own cell (the gaps are the invisible flags).
+pub const OBJECT_GRID: u32 = 0;
+/// Each instance at its place in the draw, coloured by material and depth.
+pub const DRAW_ORDER: u32 = 1;
 
 impl Grid {
     /// Square-ish cells filling a `width` × `height` target, one per flag.
@@ -29,7 +38,16 @@ impl Grid {
             flags,
             cols,
             rows,
-            _pad: 0,
+            ..Self::default()
+        }
+    }
+
+    /// `fit`'s cells, in draw order: instance i at cell i, `groups` materials.
+    pub fn draw_order(flags: u32, groups: u32, width: u32, height: u32) -> Self {
+        Self {
+            mode: DRAW_ORDER,
+            groups,
+            ..Self::fit(flags, width, height)
         }
     }
 }
@@ -175,19 +193,19 @@ impl OffscreenImage {
         &self.pixels
     }
 
-    /// Draws `indirect`'s instances for `flags` cells and copies the image into
-    /// `pixels()`.
+    /// Draws `indirect`'s instances on `grid` (made for this image's size, e.g.
+    /// `Grid::fit(flags, image.width(), image.height())`) and copies the image
+    /// into `pixels()`.
     pub fn encode(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         indices: &wgpu::Buffer,
         indirect: &wgpu::Buffer,
-        flags: u32,
+        grid: Grid,
     ) {
         let view = self.texture.create_view(&Default::default());
         let size = self.texture.size();
-        let grid = Grid::fit(flags, size.width, size.height);
         self.draw
             .encode(device, encoder, &view, indices, indirect, grid);
         encoder.copy_texture_to_buffer(

@@ -10,6 +10,7 @@ mod args;
 mod convert;
 mod render;
 mod shared;
+mod tools;
 
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
@@ -18,7 +19,7 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::draw_instances::{DrawInstances, OffscreenImage};
 use crate::{flags, Error};
 use convert::{js_error, object};
-use render::{run_gpu, Canvas, Gpu};
+use render::{run_gpu, Canvas, Draw, Gpu};
 use shared::{listen, shared_gpu, unlisten, SharedGpu};
 use wgpu_compaction::trace::TileSchedule;
 use wgpu_compaction::{cpu, layout, Compactor, DrawArgs, LookbackOptions, Method, MAX_TRACE_FLAGS};
@@ -235,7 +236,7 @@ impl Playground {
                 Some(gpu) => {
                     let _turn = gpu.shared.lock.lock().await;
                     gpu.shared.check().map_err(js_error)?;
-                    let result = run_gpu(gpu, &flags, buffer, method).await;
+                    let result = run_gpu(gpu, &flags, buffer, method, Draw::Attached).await;
                     result.map_err(|e| after_loss(&gpu.shared, e))
                 }
                 None => Ok((

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use compaction_playground::draw_instances::OffscreenImage;
+use compaction_playground::draw_instances::{Grid, OffscreenImage};
 use compaction_playground::{flags, GpuContext};
 use wgpu_compaction::{Compactor, Method, Readback};
 
@@ -20,6 +20,11 @@ fn compactor() -> &'static Compactor {
 }
 
 fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
+    painted(flags, method, |n, w, h| Grid::fit(n, w, h))
+}
+
+/// Which of the `flags.len()` cells of a one-row image the draw painted.
+fn painted(flags: &[u32], method: Method, grid: impl Fn(u32, u32, u32) -> Grid) -> Vec<bool> {
     let compactor = compactor();
     let device = compactor.device();
     let n = flags.len() as u32;
@@ -41,7 +46,7 @@ fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
         &mut encoder,
         compaction.indices(),
         compaction.indirect(),
-        n,
+        grid(n, image.width(), image.height()),
     );
     let mut readback = Readback::default();
     readback.copy(
@@ -72,4 +77,15 @@ fn draw_instances_paints_exactly_the_visible_cells() {
     let wild = [0, 7, 0, u32::MAX, 2, 0, 0, 1];
     let want: Vec<bool> = wild.iter().map(|&f| f != 0).collect();
     assert_eq!(painted_cells(&wild, Method::Scan), want);
+}
+
+#[test]
+fn draw_order_paints_the_first_instance_count_cells() {
+    let flags = flags::random(64, 0.5, 3);
+    let visible = flags.iter().filter(|&&f| f != 0).count();
+    for method in Method::ALL {
+        let got = painted(&flags, method, |n, w, h| Grid::draw_order(n, 4, w, h));
+        let want: Vec<bool> = (0..flags.len()).map(|cell| cell < visible).collect();
+        assert_eq!(got, want, "{method}");
+    }
 }

@@ -23,3 +23,32 @@ fn playground_shaders_validate_with_naga() {
         .unwrap_or_else(|e| panic!("{name}.wgsl is invalid:\n{}", e.emit_to_string(source)));
     }
 }
+
+/// The draw's modes and its uniform, as the shader declares them.
+#[test]
+fn draw_instances_modes_and_grid_match_rust() {
+    use compaction_playground::draw_instances::{Grid, DRAW_ORDER, OBJECT_GRID};
+    let source = compaction_playground::draw_instances::SOURCE;
+    let module = naga::front::wgsl::parse_str(source).expect("parses");
+    let constant = |name: &str| {
+        let (_, c) = module
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no const {name}"));
+        match module.global_expressions[c.init] {
+            naga::Expression::Literal(naga::Literal::U32(v)) => v,
+            ref e => panic!("{name}: {e:?}"),
+        }
+    };
+    assert_eq!(constant("OBJECT_GRID"), OBJECT_GRID);
+    assert_eq!(constant("DRAW_ORDER"), DRAW_ORDER);
+    let grid = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("Grid"))
+        .expect("struct Grid");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_eq!(layouter[grid.0].size as usize, std::mem::size_of::<Grid>());
+}

@@ -66,6 +66,54 @@ pub(crate) fn compose(kernels: &str, subgroups: bool) -> String {
     format!("{kernels}\n{scan}\n{STATS}")
 }
 
+/// The files `compose` joins for `kernels`, in order (as `shaders/…` paths;
+/// `source`: a measurement source instead of `shaders/lookback.wgsl`).
+pub(crate) fn composed_files(kernels: &str, source: bool, subgroups: bool) -> Vec<&'static str> {
+    let first = if source {
+        "(LookbackOptions::source)"
+    } else {
+        "shaders/lookback.wgsl"
+    };
+    if kernels.contains("fn workgroup_scan(") {
+        return vec![first, "shaders/lookback_stats.wgsl"];
+    }
+    let scan = if subgroups {
+        "shaders/lookback_subgroups.wgsl"
+    } else {
+        "shaders/lookback_portable.wgsl"
+    };
+    vec![first, scan, "shaders/lookback_stats.wgsl"]
+}
+
+/// The entry points of the look-back module: u32 flags, bits, tile-atomic.
+pub(crate) const ENTRY_POINTS: [&str; 3] = ["lookback", "lookback_bits", "tile_atomic"];
+
+/// The module's label, then its three pipelines' (in `ENTRY_POINTS` order).
+pub(crate) fn labels(subgroups: bool) -> [&'static str; 4] {
+    if subgroups {
+        [
+            "lookback:subgroups",
+            "lookback:subgroups",
+            "lookback_bits:subgroups",
+            "tile_atomic:subgroups",
+        ]
+    } else {
+        ["lookback", "lookback", "lookback_bits", "tile_atomic"]
+    }
+}
+
+/// The pipeline-overridable constants every look-back pipeline is built with.
+pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
+    [
+        ("SPIN_LIMIT", f64::from(options.spin_limit)),
+        (
+            "STRESS_FALLBACK",
+            f64::from(u8::from(options.stress_fallback)),
+        ),
+        ("STATS", f64::from(u8::from(options.stats))),
+    ]
+}
+
 pub(crate) struct Lookback {
     /// u32 flags. Bindings: flags as vec4, flags, indices, tile states, count, indirect.
     pub flags: Kernel,
@@ -78,18 +126,7 @@ pub(crate) struct Lookback {
 impl Lookback {
     pub fn new(device: &wgpu::Device, options: LookbackOptions) -> Self {
         let subgroups = options.subgroups && device.features().contains(wgpu::Features::SUBGROUP);
-        let (label, labels) = if subgroups {
-            (
-                "lookback:subgroups",
-                [
-                    "lookback:subgroups",
-                    "lookback_bits:subgroups",
-                    "tile_atomic:subgroups",
-                ],
-            )
-        } else {
-            ("lookback", ["lookback", "lookback_bits", "tile_atomic"])
-        };
+        let [label, labels @ ..] = labels(subgroups);
         let wgsl = compose(options.source.unwrap_or(KERNELS), subgroups);
         let module = if options.runtime_checks {
             shader_module(device, label, &wgsl)
@@ -108,14 +145,7 @@ impl Lookback {
                 )
             }
         };
-        let constants = [
-            ("SPIN_LIMIT", f64::from(options.spin_limit)),
-            (
-                "STRESS_FALLBACK",
-                f64::from(u8::from(options.stress_fallback)),
-            ),
-            ("STATS", f64::from(u8::from(options.stats))),
-        ];
+        let constants = constants(&options);
         let k = |label, entry| {
             Kernel::new(
                 device,
@@ -128,9 +158,9 @@ impl Lookback {
             )
         };
         Self {
-            flags: k(labels[0], "lookback"),
-            bits: k(labels[1], "lookback_bits"),
-            tile_atomic: k(labels[2], "tile_atomic"),
+            flags: k(labels[0], ENTRY_POINTS[0]),
+            bits: k(labels[1], ENTRY_POINTS[1]),
+            tile_atomic: k(labels[2], ENTRY_POINTS[2]),
         }
     }
 }

@@ -9,6 +9,19 @@ use crate::layout::BLOCK;
 
 pub(crate) const SOURCE: &str = include_str!("../../shaders/scan_block.wgsl");
 
+/// The pipelines' labels: flags, sums, flags traced, sums traced.
+pub(crate) const LABELS: [&str; 4] = [
+    "scan_block:flags",
+    "scan_block:sums",
+    "scan_block:flags:traced",
+    "scan_block:sums:traced",
+];
+
+/// Level 0 reads flags (any nonzero counts one); the levels above read counts.
+pub(crate) fn constants(flags_input: bool) -> [(&'static str, f64); 1] {
+    [("FLAGS_INPUT", f64::from(u8::from(flags_input)))]
+}
+
 pub(crate) struct ScanBlock {
     module: wgpu::ShaderModule,
     /// flags, sums, flags traced, sums traced.
@@ -29,18 +42,12 @@ impl ScanBlock {
         let flags_input = level == 0;
         let variant = usize::from(!flags_input) + 2 * usize::from(traced);
         self.variants[variant].get_or_init(|| {
-            const LABELS: [&str; 4] = [
-                "scan_block:flags",
-                "scan_block:sums",
-                "scan_block:flags:traced",
-                "scan_block:sums:traced",
-            ];
             let entry = if traced {
                 "scan_block_traced"
             } else {
                 "scan_block"
             };
-            let constants = [("FLAGS_INPUT", f64::from(u8::from(flags_input)))];
+            let constants = constants(flags_input);
             Kernel::new(
                 device,
                 &self.module,

@@ -36,6 +36,17 @@ impl Gpu {
 /// RGBA pixels, width, height of an attached image after a run.
 pub(super) type Pixels = (Vec<u8>, u32, u32);
 
+/// Where a run draws its instances.
+pub(super) enum Draw {
+    /// Into the playground's attached canvas or image, each object at its cell.
+    Attached,
+    /// Into `image` only, each instance at its place in the draw (`Grid::draw_order`).
+    Order {
+        image: Rc<OffscreenImage>,
+        groups: u32,
+    },
+}
+
 /// Compacts on the GPU, draws into the canvas or image if one is attached, reads
 /// back. A GPU error on the way (an invalid pipeline, a lost buffer) rejects the
 /// run with its message instead of returning zeros.
@@ -45,9 +56,10 @@ pub(super) async fn run_gpu(
     flags: &[u32],
     buffer: Option<wgpu::Buffer>,
     method: Method,
+    draw: Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let device = &gpu.shared.context.device;
-    scoped(device, run_gpu_unscoped(gpu, flags, buffer, method)).await
+    scoped(device, run_gpu_unscoped(gpu, flags, buffer, method, draw)).await
 }
 
 async fn run_gpu_unscoped(
@@ -55,6 +67,7 @@ async fn run_gpu_unscoped(
     flags: &[u32],
     buffer: Option<wgpu::Buffer>,
     method: Method,
+    draw: Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let compactor = &gpu.shared.compactor;
     let device = &gpu.shared.context.device;
@@ -66,14 +79,26 @@ async fn run_gpu_unscoped(
     let compaction = compactor.prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?;
     let mut encoder = device.create_command_encoder(&Default::default());
     compactor.encode(&mut encoder, &compaction);
-    let frame = draw_canvas(gpu, &mut encoder, &compaction, len as u32);
+    let n = len as u32;
+    let (frame, image) = match draw {
+        // Cloned, not borrowed: no RefCell borrow may live across the awaits below.
+        Draw::Attached => (
+            draw_canvas(gpu, &mut encoder, &compaction, n),
+            gpu.image.borrow().clone().map(|i| {
+                let grid = Grid::fit(n, i.width(), i.height());
+                (i, grid)
+            }),
+        ),
+        Draw::Order { image, groups } => {
+            let grid = Grid::draw_order(n, groups, image.width(), image.height());
+            (None, Some((image, grid)))
+        }
+    };
     let output = compaction.read_output(device, &mut encoder);
-    // Cloned, not borrowed: no RefCell borrow may live across the awaits below.
-    let image = gpu.image.borrow().clone();
     let mut pixels = Readback::default();
-    if let Some(image) = &image {
+    if let Some((image, grid)) = &image {
         let (indices, indirect) = (compaction.indices(), compaction.indirect());
-        image.encode(device, &mut encoder, indices, indirect, len as u32);
+        image.encode(device, &mut encoder, indices, indirect, *grid);
         let words = image.pixels().size() / 4;
         pixels.copy(device, &mut encoder, image.pixels(), 0, words);
     }
@@ -86,7 +111,7 @@ async fn run_gpu_unscoped(
     let read = pixels.read(device).await?;
     let pixels = image
         .as_ref()
-        .map(|image| (image.unpad(&read[0]), image.width(), image.height()));
+        .map(|(image, _)| (image.unpad(&read[0]), image.width(), image.height()));
     Ok((output, pixels))
 }
 
