@@ -1,8 +1,10 @@
 // The playground inside one <compaction-playground>: the panels (flag editor,
 // result, drawIndirect, the scan stepper, the tile view of the single-pass
-// methods, the atomic view), its start-up and its attributes. What it computes
-// (runs, traces, presets, the URL, device loss) is its base class, in work.js.
-// www/element.js gives it its attributes and hands its events to the host page.
+// methods, the atomic view, the order panel, the benchmark, the code), its
+// start-up and its attributes, in one language (www/i18n.js). What it computes
+// (runs, traces, presets, the URL, device loss) is its base classes, in
+// work.js and tools.js. www/element.js gives it its attributes and hands its
+// events to the host page.
 
 import { h, replace, guarded } from './dom.js';
 import { Engine, kernels } from './engine.js';
@@ -14,8 +16,13 @@ import { DrawPanel } from './draw-panel.js';
 import { Stepper } from './stepper.js';
 import { TilesView } from './tiles-view.js';
 import { AtomicView } from './atomic-view.js';
+import { OrderPanel } from './order-panel.js';
+import { BenchPanel } from './bench-panel.js';
+import { CodePanel } from './code-view.js';
 import { UrlSync } from './url-sync.js';
-import { PlaygroundWork, MANY_TILES } from './work.js';
+import { MANY_TILES } from './work.js';
+import { PlaygroundTools } from './tools.js';
+import { LANGS, LANG_NAMES, translator } from './i18n.js';
 import { parsePanels, formatPanels, visiblePanels } from './panels.js';
 import { MAX_CELLS, defaultState, formatHash, ignoredMessage, parseFlagsAttribute, parsePresetAttribute, formatPresetAttribute } from './state.js';
 
@@ -24,15 +31,18 @@ const BIG = 1 << 20; // from here on, work shows progress at once
 /** The tile view's method when the tile view shows alone and the method is not a tile method. */
 const TILE_DEFAULT = 'lookback';
 
-export class PlaygroundApp extends PlaygroundWork {
+export class PlaygroundApp extends PlaygroundTools {
   /**
    * @param {HTMLElement} root  the element's wrapper, inside its shadow root
-   * @param {{ attributes: Record<string, string|null>, restore?: object|null,
+   * @param {{ attributes: Record<string, string|null>, restore?: object|null, lang: string,
+   *           onLang: (lang: string) => void,
    *           emit: (type: string, detail: object) => void, setState: (name: string, on: boolean) => void }} options
    */
-  constructor(root, { attributes, restore = null, emit, setState }) {
+  constructor(root, { attributes, restore = null, lang, onLang, emit, setState }) {
     super();
     this.root = root;
+    this.t = translator(lang);
+    this.onLang = onLang;
     this.attributes = { ...attributes };
     this.restore = restore;
     this.emit = emit;
@@ -56,47 +66,48 @@ export class PlaygroundApp extends PlaygroundWork {
 
   // ------------------------------------------------------------------ DOM --
   build() {
-    this.status = new StatusBar();
+    const t = this.t;
+    this.status = new StatusBar({ t, langSwitch: this.langSwitch() });
     this.editor = new FlagEditor({
+      t,
       parseFlags: (text) => this.wasm.parseFlags(text),
       onFlags: (flags, preset, why) => (flags ? this.setFlags(flags, preset, why) : this.alert('input', why)),
       onPreset: (preset) => this.applyPreset(preset),
     });
-    this.result = new ResultPanel({ onMethod: (m) => this.setMethod(m), onRun: () => this.refresh({ traces: false }) });
-    this.draw = new DrawPanel({ onResize: () => this.redraw() });
-    this.stepper = new Stepper({ onChange: () => this.stepChanged() });
+    const onExport = (what, format) => this.exportData(what, format);
+    this.result = new ResultPanel({ t, onMethod: (m) => this.setMethod(m), onRun: () => this.refresh({ traces: false }), onExport });
+    this.draw = new DrawPanel({ t, onResize: () => this.redraw() });
+    this.stepper = new Stepper({ t, onChange: () => this.stepChanged(), onExport: (format) => onExport('scan', format) });
     this.tilesView = new TilesView({
+      t,
       onSchedule: () => this.track(this.refreshTiles(this.generation)),
       onSuggest: () => this.applyPreset({ ...MANY_TILES }),
       onChange: () => this.stepChanged(),
+      onExport: (format) => onExport('tiles', format),
     });
     this.atomicView = new AtomicView({
+      t,
       onMethod: () => this.track(this.refreshSlots(this.generation)),
       onRepeat: (runs) => this.repeat(runs),
     });
+    this.orderPanel = new OrderPanel({ t, onRun: () => this.track(this.runOrder()), onExport: (format) => onExport('order', format) });
+    this.benchPanel = new BenchPanel({ t, onRun: () => this.track(this.runBenchmark()), onCancel: () => this.cancelBenchmark(), onExport: (format) => onExport('bench', format) });
+    this.codePanel = new CodePanel({ t, onCopy: (text) => this.copy(text) });
 
     // One card per panel: `panels` names them, ::part(panel-<name>) styles them.
     const card = (panel, cls, title, ...body) =>
-      h('section', { class: `card ${cls}-card`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': title }, h('h2', {}, title), ...body);
+      h('section', { class: `card ${cls}-card`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': title }, h('h2', { 'data-cpu-tag': t('status.cpuTag') }, title), ...body);
+    const lead = (key, params) => h('p', { class: 'lead' }, t(key, params));
     this.cards = {
-      editor: card('editor', 'flags', 'Flags', h('p', { class: 'lead' }, 'The culling pass left one flag per object: nonzero means visible. Click or drag across cells to toggle them, or use the arrow keys and Space.'), this.editor.element),
-      result: card('result', 'compact', 'Compact', this.result.element),
-      draw: card('draw', 'draw', 'Drawn with drawIndirect', this.draw.element),
-      scan: card(
-        'scan',
-        'stepper',
-        'Step through the scan',
-        h('p', { class: 'lead' }, 'Every value below was read back from the buffers of a real run: the Hillis–Steele steps inside each 256-element block, the block sums, the level above, the offsets added back and the scatter.'),
-        this.stepper.element,
-      ),
-      tiles: card(
-        'tiles',
-        'tiles',
-        'Step through the single pass',
-        h('p', { class: 'lead' }, 'The single-pass methods cut the flags into tiles of 4 096, one workgroup each, and compact them in one dispatch. Below: each tile’s count and published state, the look-back that chains the tiles, and the scatter of each tile’s run. Every number is marked with where it comes from.'),
-        this.tilesView.element,
-      ),
-      atomic: card('atomic', 'atomic', 'The atomic counter and its order', this.atomicView.element),
+      editor: card('editor', 'flags', t('card.editor'), lead('card.editor.lead'), this.editor.element),
+      result: card('result', 'compact', t('card.result'), this.result.element),
+      draw: card('draw', 'draw', t('card.draw'), this.draw.element),
+      scan: card('scan', 'stepper', t('card.scan'), lead('card.scan.lead'), this.stepper.element),
+      tiles: card('tiles', 'tiles', t('card.tiles'), lead('card.tiles.lead', { tile: 4096 }), this.tilesView.element),
+      atomic: card('atomic', 'atomic', t('card.atomic'), this.atomicView.element),
+      order: card('order', 'order', t('card.order'), this.orderPanel.element),
+      bench: card('bench', 'bench', t('card.bench'), this.benchPanel.element),
+      code: card('code', 'code', t('card.code'), this.codePanel.element),
     };
     this.cards.tiles.dataset.testid = 'tiles-card';
     replace(this.root, this.status.element, Object.values(this.cards));
@@ -104,10 +115,20 @@ export class PlaygroundApp extends PlaygroundWork {
     this.showPanels();
   }
 
+  /** The language switch: every language in its own words. */
+  langSwitch() {
+    const select = h(
+      'select',
+      { 'data-testid': 'lang-select', 'aria-label': this.t('app.language'), onchange: () => this.onLang(select.value) },
+      LANGS.map((l) => h('option', { value: l, selected: l === this.t.lang, lang: l }, LANG_NAMES[l])),
+    );
+    return h('label', { class: 'lang-switch' }, select);
+  }
+
   /** An error that escaped a handler of this playground: shown, never only logged. */
   unexpected(error) {
     if (this.destroyed) return;
-    this.alert('unexpected', `Unexpected error: ${error?.message ?? error}`);
+    this.alert('unexpected', this.t('app.unexpected', { error: error?.message ?? error }));
   }
 
   /** Work the tests and the host can wait on: `busy` while any is queued or running. */
@@ -149,7 +170,7 @@ export class PlaygroundApp extends PlaygroundWork {
       this.wasm = await kernels();
     } catch (e) {
       this.status.showNoKernels();
-      this.alert('wasm', `Could not load the compiled kernels (compaction_playground): ${e.message}. If you built from source, run \`npm start\` and reload.`);
+      this.alert('wasm', this.t('app.noWasm', { error: e.message }));
       return;
     }
     if (this.destroyed) return;
@@ -200,12 +221,14 @@ export class PlaygroundApp extends PlaygroundWork {
     if (engine.backend === 'gpu') {
       // A first run on a small array compiles the scan's pipelines (the other
       // playgrounds of the page share them).
-      const done = this.status.progress('Compiling the GPU pipelines (slow on a software adapter)…', 400);
+      const done = this.status.progress(this.t('app.compiling'), 400);
       try {
+        const t0 = performance.now();
         await engine.exec(async (pg) => {
           pg.setFlags(WARM_UP);
           await pg.run('scan');
         });
+        engine.compiled.set('scan', performance.now() - t0);
       } catch (e) {
         engine.dispose();
         engine = Engine.cpu(this.wasm, { kind: 'device', message: e?.message ?? String(e) });
@@ -224,12 +247,13 @@ export class PlaygroundApp extends PlaygroundWork {
     this.traceEngines = null;
     this.showBackend();
     this.buildMethods();
+    this.engineChanged();
     if (engine.backend === 'gpu') {
       const mode = drawMode ?? (isSoftwareAdapter(engine.pg.adapterName) ? 'image' : 'canvas');
       try {
         await this.draw.attach(engine, mode);
       } catch (e) {
-        this.alert('canvas', `The canvas could not be drawn to: ${e.message}. Results are still read back below.`);
+        this.alert('canvas', this.t('app.canvas', { error: e.message }));
       }
     }
     await this.refresh();
@@ -245,14 +269,14 @@ export class PlaygroundApp extends PlaygroundWork {
       const parsed = this.url.read();
       if (!parsed.error) {
         if (parsed.state.embed.panels) this.panels = parsePanels(parsed.state.embed.panels).panels;
-        const ignored = ignoredMessage(parsed.ignored);
+        const ignored = ignoredMessage(parsed.ignored, this.t);
         if (ignored) this.alert('hash', ignored);
         if (parsed.flags || parsed.state.preset) return parsed;
         // The link names no flags: those of the attributes (or the article's).
         const own = this.attributeState();
         return { state: { ...parsed.state, preset: own.state.preset }, flags: own.flags, error: own.error };
       }
-      this.alert('hash', `The link's state is malformed (${parsed.error}), so the default example is shown instead. The link was: ${location.hash.slice(0, 200)}`);
+      this.alert('hash', this.t('app.hashMalformed', { error: this.hashError(parsed.error), link: location.hash.slice(0, 200) }));
       this.url.clear();
     }
     return this.attributeState();
@@ -266,12 +290,12 @@ export class PlaygroundApp extends PlaygroundWork {
     const { method, step } = this.attributes;
     if (method !== null) {
       if (methodNames().includes(method)) state.method = method;
-      else errors.push(`Unknown method “${method}” (expected ${methodNames().join(', ')}); using scan.`);
+      else errors.push(this.t('app.unknownMethod', { method, methods: methodNames().join(', ') }));
     }
     if (step !== null) {
       const k = Number(step);
       if (Number.isInteger(k) && k >= 1) state.step = k;
-      else errors.push(`The step attribute “${step}” is not a step number (1, 2, …).`);
+      else errors.push(this.t('app.badStep', { step }));
     }
     const made = this.attributeFlags(errors);
     if (made?.flags) flags = made.flags;
@@ -286,13 +310,13 @@ export class PlaygroundApp extends PlaygroundWork {
       try {
         return { flags: parseFlagsAttribute(flags, this.wasm) };
       } catch (e) {
-        errors.push(`The flags attribute could not be read (${e.message}); the flags are unchanged.`);
+        errors.push(this.t('app.badFlags', { error: e.message }));
       }
     } else if (preset !== null) {
       try {
         return { preset: parsePresetAttribute(preset) };
       } catch (e) {
-        errors.push(`The preset attribute could not be read (${e.message}); the flags are unchanged.`);
+        errors.push(this.t('app.badPreset', { error: this.hashError(e.detail ?? e.message) }));
       }
     }
     return null;
@@ -329,18 +353,18 @@ export class PlaygroundApp extends PlaygroundWork {
       case 'method':
         if (value === null) break;
         if (methodNames().includes(value)) this.setMethod(value, 'attribute');
-        else errors.push(`Unknown method “${value}” (expected ${methodNames().join(', ')}); the method is unchanged.`);
+        else errors.push(this.t('app.unknownMethodKept', { method: value, methods: methodNames().join(', ') }));
         break;
       case 'step': {
         const k = Number(value);
         if (value === null) break;
         if (Number.isInteger(k) && k >= 1) this.goToStep(k);
-        else errors.push(`The step attribute “${value}” is not a step number (1, 2, …).`);
+        else errors.push(this.t('app.badStep', { step: value }));
         break;
       }
       case 'panels': {
         const { panels, unknown } = parsePanels(value);
-        if (unknown.length) errors.push(`Unknown panels ignored: ${unknown.join(', ')}.`);
+        if (unknown.length) errors.push(this.t('app.unknownPanels', { panels: unknown.join(', ') }));
         this.setPanels(panels);
         break;
       }
@@ -368,6 +392,7 @@ export class PlaygroundApp extends PlaygroundWork {
     const traces = (v.scan && !before.scan) || (v.tiles && !before.tiles);
     if (traces || (v.atomic && !before.atomic)) this.track(this.refresh({ traces, slots: v.atomic && !before.atomic }));
     if (v.draw && !before.draw && this.draw.fit()) this.redraw();
+    if (v.order && !before.order) this.orderShown();
   }
 
   /** Shows the panels asked for; the scan stepper or the tile view by the method. */
@@ -414,6 +439,8 @@ export class PlaygroundApp extends PlaygroundWork {
     this.updateUrl();
     const stepper = this.activeStepper();
     if (!stepper?.steps.length) return;
+    const tiles = stepper === this.tilesView;
+    this.codePanel.mark(stepper.view?.code ?? null, tiles ? stepper.trace.method : 'scan');
     this.emit('step', {
       view: stepper === this.tilesView ? 'tiles' : 'scan',
       step: stepper.step,
@@ -472,8 +499,10 @@ export class PlaygroundApp extends PlaygroundWork {
   }
 
   showResult(r) {
-    this.result.show(r);
+    this.result.show(r, this.engine?.compiled.get(r.method) ?? null);
+    this.codePanel.follow(r.method);
     this.draw.show(r, this.flags.length);
+    this.lastRun = r;
     this.lastResult = { method: r.method, n: this.flags.length, count: r.count, instanceCount: r.instanceCount, hash: r.hash >>> 0, backend: r.backend };
     this.emit('result', { ...this.lastResult });
   }
@@ -487,7 +516,7 @@ export class PlaygroundApp extends PlaygroundWork {
         .exec((pg) => this.draw.attachTo(pg))
         .then(() => engine.exec((pg) => pg.run(this.method)))
         .then((r) => r && engine === this.engine && this.showResult(r))
-        .catch((e) => this.alert('canvas', `The canvas could not be redrawn: ${e.message}`)),
+        .catch((e) => this.alert('canvas', this.t('app.redraw', { error: e.message }))),
     );
   }
 
@@ -515,5 +544,6 @@ export class PlaygroundApp extends PlaygroundWork {
     this.tilesView.destroy();
     this.engine?.dispose();
     this.traceEngines?.engine.dispose();
+    this.destroyTools();
   }
 }

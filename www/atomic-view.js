@@ -2,7 +2,7 @@
 // "run ×R", which repeats the atomic methods and shows every run's output order
 // and hash beside the scan's, saying honestly whether the order moved.
 
-import { h, replace, grouped, hex32, uniqueId } from './dom.js';
+import { h, replace, richText, hex32, uniqueId } from './dom.js';
 import { layout } from './layout.js';
 import { isSoftwareAdapter } from './status.js';
 
@@ -11,9 +11,10 @@ const ORDER_SHOWN = 24; // indices of each run's order shown in the table
 
 export class AtomicView {
   /**
-   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void }} options
+   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, t: Function }} options
    */
-  constructor({ onMethod, onRepeat }) {
+  constructor({ onMethod, onRepeat, t }) {
+    this.t = t;
     this.method = 'atomic';
     this.onMethod = onMethod;
     this.onRepeat = onRepeat;
@@ -35,10 +36,12 @@ export class AtomicView {
     this.caption = h('p', { class: 'note', 'data-testid': 'slot-caption' });
     this.slots = h('div', { class: 'slot-grid', 'data-testid': 'slot-grid' });
     this.repeatInput = h('input', { id: repeatId, type: 'number', min: 1, max: 64, value: 8, 'data-testid': 'repeat-count', inputmode: 'numeric' });
-    this.repeatButton = h('button', { type: 'submit', 'data-testid': 'repeat-run' }, 'Run ×8');
+    this.repeatButton = h('button', { type: 'submit', 'data-testid': 'repeat-run' }, t('atomic.run', { runs: 8 }));
     this.repeatInput.addEventListener('input', () => {
-      this.repeatButton.textContent = `Run ×${this.runs()}`;
+      this.repeatButton.textContent = t('atomic.run', { runs: this.runs() });
     });
+    // The progress of "Run ×R", beside its button (the status line may be out of view).
+    this.progress = h('span', { class: 'repeat-progress', role: 'status', 'data-testid': 'repeat-progress' });
     this.table = h('table', { class: 'repeat-table', 'data-testid': 'repeat-table', hidden: true });
     this.verdict = h('div', { class: 'verdict', 'data-testid': 'repeat-verdict', 'aria-live': 'polite' });
     this.element = h(
@@ -47,7 +50,7 @@ export class AtomicView {
       h(
         'fieldset',
         { class: 'inline-radios' },
-        h('legend', {}, 'Slots from'),
+        h('legend', {}, t('atomic.slotsFrom')),
         this.radios.map((r) => h('label', {}, r, ` ${r.value}`)),
       ),
       this.caption,
@@ -55,10 +58,11 @@ export class AtomicView {
       h(
         'form',
         { class: 'repeat', onsubmit: (e) => (e.preventDefault(), this.onRepeat(this.runs())) },
-        h('label', { for: repeatId }, 'Repeat each method '),
+        h('label', { for: repeatId }, t('atomic.repeat'), ' '),
         this.repeatInput,
-        h('span', {}, ' times '),
+        h('span', {}, ' ', t('atomic.times'), ' '),
         this.repeatButton,
+        this.progress,
       ),
       h('div', { class: 'table-scroll' }, this.table),
       this.verdict,
@@ -100,7 +104,7 @@ export class AtomicView {
             'data-testid': 'slot-cell',
             'data-i': i,
             'data-slot': visible ? slot : '',
-            title: visible ? `invocation ${i} got slot ${slot}` : `flag ${i} is invisible: no slot`,
+            title: visible ? this.t('atomic.slotTitle', { i: String(i), slot: String(slot) }) : this.t('atomic.noSlot', { i: String(i) }),
           },
           h('span', { class: 'slot-i' }, String(i)),
           h('span', { class: 'slot-v' }, visible ? String(slot) : '·'),
@@ -108,28 +112,27 @@ export class AtomicView {
       );
     }
     replace(this.slots, cells);
-    const more = flags.length > shown ? ` The first ${grouped(shown)} of ${grouped(flags.length)} flags are shown.` : '';
-    const how =
-      trace.method === 'atomic'
-        ? 'Each visible invocation did atomicAdd(&counter, 1) and got back the value before its increment: that number is its slot (bottom of each cell).'
-        : 'Each workgroup of 64 counts its visibles with a workgroup-local atomic, then invocation 0 reserves the whole run with one global atomicAdd; within a workgroup (shaded alternately) slots follow the local atomic order.';
-    this.caption.textContent = `${how} Output order: ${orderText(trace.indices, 32)}.${more}`;
+    const t = this.t;
+    const more = flags.length > shown ? t('atomic.more', { shown, n: flags.length }) : '';
+    const how = t(trace.method === 'atomic' ? 'atomic.how.atomic' : 'atomic.how.aggregated');
+    richText(this.caption, t('atomic.caption', { how, order: orderText(t, trace.indices, 32), more }));
   }
 
   /** Rows `{ method, runs: [{ indices, hash }] }` for atomic, aggregated and scan. */
   showRepeats(results, { backend, adapter, n }) {
+    const t = this.t;
     const runs = results[0].runs.length;
     const head = h(
       'tr',
       {},
-      h('th', { scope: 'col' }, 'run'),
+      h('th', { scope: 'col' }, t('atomic.th.run')),
       results.map((r) => h('th', { scope: 'col', colspan: r.method === 'scan' ? 1 : 2 }, r.method)),
     );
     const sub = h(
       'tr',
       { class: 'sub' },
       h('th', {}, ''),
-      results.map((r) => (r.method === 'scan' ? [h('th', {}, 'hash')] : [h('th', {}, 'order'), h('th', {}, 'hash')])),
+      results.map((r) => (r.method === 'scan' ? [h('th', {}, t('atomic.th.hash'))] : [h('th', {}, t('atomic.th.order')), h('th', {}, t('atomic.th.hash'))])),
     );
     const body = [];
     for (let k = 0; k < runs; k++) {
@@ -141,7 +144,7 @@ export class AtomicView {
           results.map((r) => {
             const run = r.runs[k];
             const hash = h('td', { class: 'hash', 'data-testid': `repeat-hash-${r.method}` }, hex32(run.hash));
-            return r.method === 'scan' ? [hash] : [h('td', { class: 'order', 'data-testid': `repeat-order-${r.method}` }, orderText(run.indices, ORDER_SHOWN)), hash];
+            return r.method === 'scan' ? [hash] : [h('td', { class: 'order', 'data-testid': `repeat-order-${r.method}` }, orderText(t, run.indices, ORDER_SHOWN)), hash];
           }),
         ),
       );
@@ -153,14 +156,11 @@ export class AtomicView {
       const distinct = new Set(r.runs.map((run) => run.hash)).size;
       const p = h('p', { 'data-testid': `verdict-${r.method}`, 'data-distinct': distinct });
       if (r.method === 'scan') {
-        p.textContent =
-          distinct === 1
-            ? `scan: the same buffer, hash ${hex32(r.runs[0].hash)}, in all ${runs} runs — by construction, since every slot is decided by the prefix sum.`
-            : `scan: ${distinct} different hashes in ${runs} runs — that should never happen; please report it.`;
+        p.textContent = distinct === 1 ? t('atomic.verdict.scan', { hash: hex32(r.runs[0].hash), runs }) : t('atomic.verdict.scanBroken', { distinct, runs });
       } else if (distinct > 1) {
-        p.textContent = `${r.method}: ${distinct} different orders in ${runs} runs — the same indices, placed in the order the hardware happened to schedule the ${r.method === 'atomic' ? 'invocations' : 'workgroups'}.`;
+        p.textContent = t(r.method === 'atomic' ? 'atomic.verdict.moved.invocations' : 'atomic.verdict.moved.workgroups', { method: r.method, distinct, runs });
       } else {
-        p.textContent = `${r.method}: the same order in all ${runs} runs here. That is luck, not a guarantee: ${whyStable(backend, adapter, n)} Nothing in the kernel fixes the order; on a busy GPU with many workgroups in flight it moves.`;
+        p.textContent = t('atomic.verdict.same', { method: r.method, runs, why: whyStable(t, backend, adapter, n) });
       }
       return p;
     });
@@ -168,16 +168,14 @@ export class AtomicView {
   }
 }
 
-function whyStable(backend, adapter, n) {
-  if (backend === 'cpu') return 'the CPU reference runs the invocations one after another, in index order, so its "atomic" order is the sequential one.';
-  const size = n <= 64 ? `with ${grouped(n)} flags every invocation sits in one workgroup` : `with ${grouped(n)} flags`;
-  const software = isSoftwareAdapter(adapter);
-  return software
-    ? `this adapter is WebGPU implemented on the CPU (like SwiftShader), which tends to run workgroups in a fixed order, and ${size}.`
-    : `${size}, the workgroups happened to finish in the same order on this GPU.`;
+/** Why an unordered method kept its order here, in `t`'s language. */
+export function whyStable(t, backend, adapter, n) {
+  if (backend === 'cpu') return t('atomic.stable.cpu');
+  const size = n <= 64 ? t('atomic.stable.oneGroup', { n }) : t('atomic.stable.size', { n });
+  return isSoftwareAdapter(adapter) ? t('atomic.stable.software', { size }) : t('atomic.stable.gpu', { size });
 }
 
-function orderText(indices, max) {
+function orderText(t, indices, max) {
   const shown = Array.from(indices.subarray(0, max)).join(' ');
-  return indices.length > max ? `${shown} … (${grouped(indices.length)})` : shown || '(empty)';
+  return indices.length > max ? `${shown} … (${t.num(indices.length)})` : shown || t('atomic.empty');
 }

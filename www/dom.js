@@ -60,9 +60,14 @@ export function replace(el, ...children) {
   return el;
 }
 
-/** 1234567 -> "1 234 567" (thin spaces, readable and locale-neutral). */
-export function grouped(n) {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+/** Sets `el`'s text, with `code` between backticks shown as <code>. */
+export function richText(el, text) {
+  const parts = String(text).split('`');
+  replace(
+    el,
+    parts.map((part, k) => (k % 2 === 1 ? h('code', {}, part) : part)),
+  );
+  return el;
 }
 
 /** A u32 hash as 8 hex digits. */

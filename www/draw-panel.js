@@ -3,11 +3,12 @@
 // canvas (headless Chromium on SwiftShader loses its device on the first
 // present), through an offscreen texture read back into a 2D canvas ('image').
 
-import { h, grouped } from './dom.js';
+import { h } from './dom.js';
 
 export class DrawPanel {
-  /** @param {{ onResize: () => void }} options  the canvas changed size: attach again and redraw */
-  constructor({ onResize }) {
+  /** @param {{ onResize: () => void, t: Function }} options  onResize: the canvas changed size, attach again and redraw */
+  constructor({ onResize, t }) {
+    this.t = t;
     this.mode = null;
     this.canvas = this.newCanvas();
     this.caption = h('figcaption', { 'data-testid': 'draw-caption' });
@@ -21,7 +22,7 @@ export class DrawPanel {
   }
 
   newCanvas() {
-    return h('canvas', { class: 'draw-canvas', 'data-testid': 'draw-canvas', role: 'img', 'aria-label': 'The visible instances, drawn with drawIndirect' });
+    return h('canvas', { class: 'draw-canvas', 'data-testid': 'draw-canvas', role: 'img', 'aria-label': this.t('draw.label') });
   }
 
   /** Attaches the canvas (or an image of its size) to `engine` in `mode`. */
@@ -64,8 +65,8 @@ export class DrawPanel {
       const pixels = new Uint8ClampedArray(r.image.buffer, r.image.byteOffset, r.image.length);
       ctx.putImageData(new ImageData(pixels, r.imageWidth, r.imageHeight), 0, 0);
     }
-    const readBack = this.mode === 'image' ? ' This browser cannot present a WebGPU canvas here, so the frame was drawn into an offscreen texture and read back.' : '';
-    this.caption.textContent = `drawIndirect with instanceCount = ${grouped(r.instanceCount)}, read from the indirect buffer the GPU wrote: each instance's vertex shader reads visibles[instance_index] and draws object i at cell i of a grid of ${grouped(n)}; the gaps are the invisible flags.${readBack}`;
+    const readBack = this.mode === 'image' ? this.t('draw.readBack') : '';
+    this.caption.textContent = this.t('draw.caption', { count: r.instanceCount, n, readBack });
   }
 
   destroy() {

@@ -3,7 +3,7 @@
 // (arrows move, Space/Enter toggle); a density strip on a <canvas> for larger
 // arrays; presets; and a text box for typed or pasted lists.
 
-import { h, replace, grouped, uniqueId } from './dom.js';
+import { h, replace, uniqueId } from './dom.js';
 import { MAX_CELLS, DEFAULT_PRESET } from './state.js';
 import { layout } from './layout.js';
 
@@ -11,9 +11,10 @@ export class FlagEditor {
   /**
    * @param {{ onFlags: (flags: Uint32Array, preset: object|null, why: string) => void,
    *           onPreset: (preset: object) => void,
-   *           parseFlags: (text: string) => Uint32Array }} options
+   *           parseFlags: (text: string) => Uint32Array, t: Function }} options
    */
-  constructor({ onFlags, onPreset, parseFlags }) {
+  constructor({ onFlags, onPreset, parseFlags, t }) {
+    this.t = t;
     this.onFlags = onFlags;
     this.onPreset = onPreset;
     this.parseFlags = parseFlags;
@@ -26,6 +27,7 @@ export class FlagEditor {
   }
 
   build() {
+    const t = this.t;
     const sizeId = uniqueId('size');
     const densityId = uniqueId('density');
     const seedId = uniqueId('seed');
@@ -34,11 +36,11 @@ export class FlagEditor {
       h('button', { type: 'button', class: 'preset', 'data-testid': `preset-${name}`, 'data-preset': name, title, onclick: () => this.applyPreset(name) }, label);
     this.sizeInput = h('input', { id: sizeId, type: 'number', min: 1, step: 1, value: 10, inputmode: 'numeric', 'data-testid': 'size', onchange: () => this.resize() });
     this.densityInput = h('input', { id: densityId, type: 'range', min: 0, max: 1, step: 0.01, value: DEFAULT_PRESET.density, 'data-testid': 'density', oninput: () => this.tune() });
-    this.densityOutput = h('output', { for: densityId, class: 'density-value' }, DEFAULT_PRESET.density.toFixed(2));
+    this.densityOutput = h('output', { for: densityId, class: 'density-value' }, t.fixed(DEFAULT_PRESET.density, 2));
     this.seedInput = h('input', { id: seedId, type: 'number', min: 0, max: 0xffffffff, step: 1, value: DEFAULT_PRESET.seed, inputmode: 'numeric', 'data-testid': 'seed', onchange: () => this.tune() });
     this.summary = h('p', { class: 'flag-summary', 'data-testid': 'flag-summary' });
-    this.grid = h('div', { class: 'flag-grid', role: 'group', 'aria-label': 'Flags: arrow keys move, Space toggles, drag to paint', 'data-testid': 'flag-grid' });
-    this.strip = h('canvas', { class: 'density-strip', 'data-testid': 'density-strip', hidden: true, role: 'img', 'aria-label': 'Density of visible flags along the array' });
+    this.grid = h('div', { class: 'flag-grid', role: 'group', 'aria-label': t('editor.gridLabel'), 'data-testid': 'flag-grid' });
+    this.strip = h('canvas', { class: 'density-strip', 'data-testid': 'density-strip', hidden: true, role: 'img', 'aria-label': t('editor.stripLabel') });
     this.stripCaption = h('p', { class: 'note strip-caption', hidden: true, 'data-testid': 'strip-caption' });
     this.textArea = h('textarea', {
       id: textId,
@@ -46,7 +48,7 @@ export class FlagEditor {
       spellcheck: 'false',
       autocomplete: 'off',
       'data-testid': 'flag-text',
-      placeholder: '1,0,0,1 or 1001 or 1 0 2',
+      placeholder: t('editor.placeholder'),
       oninput: () => {
         this.textDirty = true;
       },
@@ -83,19 +85,15 @@ export class FlagEditor {
       { class: 'editor' },
       h(
         'div',
-        { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-        presetButton('article', 'Article 1001101001', "The article's example: 1 0 0 1 1 0 1 0 0 1"),
-        presetButton('all', 'All', 'Every flag visible'),
-        presetButton('none', 'None', 'No flag visible'),
-        presetButton('random', 'Random', 'Each flag visible with probability = density'),
-        presetButton('clustered', 'Clustered', 'Runs of visible flags covering about the density'),
+        { class: 'presets', role: 'group', 'aria-label': t('editor.presets') },
+        ['article', 'all', 'none', 'random', 'clustered'].map((name) => presetButton(name, t(`preset.${name}`), t(`preset.${name}.title`))),
       ),
       h(
         'div',
         { class: 'preset-params' },
-        h('label', { for: sizeId }, 'Flags ', this.sizeInput),
-        h('label', { for: densityId }, 'Density ', this.densityInput, this.densityOutput),
-        h('label', { for: seedId }, 'Seed ', this.seedInput),
+        h('label', { for: sizeId }, t('editor.size'), ' ', this.sizeInput),
+        h('label', { for: densityId }, t('editor.density'), ' ', this.densityInput, this.densityOutput),
+        h('label', { for: seedId }, t('editor.seed'), ' ', this.seedInput),
       ),
       this.summary,
       this.grid,
@@ -104,22 +102,24 @@ export class FlagEditor {
       h(
         'form',
         { class: 'flag-text', onsubmit: (e) => (e.preventDefault(), this.applyText()) },
-        h('label', { for: textId }, 'Type or paste flags (any nonzero value is visible)'),
-        h('div', { class: 'text-row' }, this.textArea, h('button', { type: 'submit', 'data-testid': 'flag-text-apply' }, 'Use these flags')),
+        h('label', { for: textId }, t('editor.textLabel')),
+        h('div', { class: 'text-row' }, this.textArea, h('button', { type: 'submit', 'data-testid': 'flag-text-apply' }, t('editor.apply'))),
         this.textError,
       ),
     );
   }
 
-  /** Shows new flags (from the URL, a preset, the text box or an edit elsewhere). */
+  /** Shows new flags (from the URL, a preset, the text box or an edit elsewhere): the text box shows them, its error goes. */
   show(flags, preset) {
     this.flags = flags;
+    this.textDirty = false;
+    this.clearTextError();
     this.sizeInput.max = String(layout.maxFlags);
     this.activePreset = preset ? { ...preset } : null;
     if (preset) {
       this.preset = { ...preset };
       this.densityInput.value = String(preset.density);
-      this.densityOutput.textContent = Number(preset.density).toFixed(2);
+      this.densityOutput.textContent = this.t.fixed(Number(preset.density), 2);
       this.seedInput.value = String(preset.seed);
     }
     this.sizeInput.value = String(flags.length);
@@ -136,18 +136,16 @@ export class FlagEditor {
     } else {
       this.renderCells();
     }
-    if (!this.textDirty) {
-      this.textArea.value = big ? '' : flagsText(flags);
-      this.textArea.placeholder = big ? `${grouped(flags.length)} flags: too many to list here; paste a list to replace them` : '1,0,0,1 or 1001 or 1 0 2';
-    }
+    this.textArea.value = big ? '' : flagsText(flags);
+    this.textArea.placeholder = big ? this.t('editor.placeholderBig', { n: flags.length }) : this.t('editor.placeholder');
     this.updateSummary();
   }
 
   updateSummary() {
     let visible = 0;
     for (const f of this.flags) if (f !== 0) visible++;
-    const from = this.activePreset ? ` · preset ${this.activePreset.name}` : '';
-    this.summary.textContent = `${grouped(this.flags.length)} flags, ${grouped(visible)} visible${from}`;
+    const from = this.activePreset ? this.t('editor.fromPreset', { name: this.t(`presetName.${this.activePreset.name}`) }) : '';
+    this.summary.textContent = this.t('editor.summary', { n: this.flags.length, visible, from });
     this.summary.dataset.n = String(this.flags.length);
     this.summary.dataset.visible = String(visible);
   }
@@ -164,7 +162,7 @@ export class FlagEditor {
         'data-testid': 'flag-cell',
         'data-index': i,
         tabindex: i === Math.min(focusedIndex, this.flags.length - 1) ? 0 : -1,
-        'aria-label': `flag ${i}`,
+        'aria-label': this.t('editor.cell', { i: String(i) }),
       });
       this.paintCell(cell, this.flags[i]);
       cells.push(cell);
@@ -310,7 +308,7 @@ export class FlagEditor {
       const bar = Math.round((visible / (b - a)) * height);
       ctx.fillRect(x, height - bar, 1, bar);
     }
-    this.stripCaption.textContent = `${grouped(n)} flags, ${grouped(total)} visible: too many for cells, so each column of the strip is the share of visible flags in about ${grouped(Math.round(n / width))} neighbours. The array still runs on every method below.`;
+    this.stripCaption.textContent = this.t('editor.strip', { n, visible: total, neighbours: Math.round(n / width) });
   }
 
   presetFromInputs(name) {
@@ -333,7 +331,7 @@ export class FlagEditor {
   resize() {
     const n = Number(this.sizeInput.value);
     if (!Number.isInteger(n) || n < 1 || n > layout.maxFlags) {
-      this.onFlags(null, null, `The size must be a whole number from 1 to ${grouped(layout.maxFlags)}; got “${this.sizeInput.value}”.`);
+      this.onFlags(null, null, this.t('editor.badSize', { max: layout.maxFlags, got: this.sizeInput.value }));
       this.sizeInput.value = String(this.flags.length);
       return;
     }
@@ -355,7 +353,7 @@ export class FlagEditor {
 
   /** Density or seed changed: regenerate when the flags are a random preset. */
   tune() {
-    this.densityOutput.textContent = Number(this.densityInput.value).toFixed(2);
+    this.densityOutput.textContent = this.t.fixed(Number(this.densityInput.value), 2);
     const active = this.activePreset?.name;
     if (active === 'random' || active === 'clustered') {
       clearTimeout(this.tuneTimer);
@@ -369,11 +367,11 @@ export class FlagEditor {
     try {
       flags = this.parseFlags(text);
     } catch (e) {
-      this.showTextError(`Could not read the flags: ${e.message}. Nothing was changed; fix the text and try again.`);
+      this.showTextError(this.t('editor.parseError', { error: e.message }));
       return;
     }
     if (flags.length === 0) {
-      this.showTextError('The list is empty: type at least one flag, e.g. 1001101001.');
+      this.showTextError(this.t('editor.empty'));
       return;
     }
     this.clearTextError();

@@ -11,12 +11,12 @@
 
 import { PlaygroundApp } from './app.js';
 import { kernels } from './engine.js';
-import { parsePanels, formatPanels } from './panels.js';
+import { PANELS, parsePanels, formatPanels } from './panels.js';
+import { pickLang } from './i18n.js';
 import { styleUrls } from './styles.js';
 import { THEMES, resolveTheme, watchTheme } from './theme.js';
 
 const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url'];
-const DEFAULT_LANG = 'en';
 
 // Importing this module during a static site's server-side render (no DOM)
 // defines nothing and throws nothing.
@@ -55,17 +55,38 @@ export class CompactionPlaygroundElement extends Base {
     this.wrapper = wrapper;
     this.waitForStyles(links, wrapper);
     this.applyTheme();
-    this.applyLang();
     this.stopTheme = watchTheme(() => this.applyTheme());
     this.addEventListener('keydown', this.onKeyDown);
+    this.startApp(this.saved);
+  }
+
+  /** A playground in the language `resolveLang()` picks, from `restore` (a snapshot) if given. */
+  startApp(restore) {
     this.busy = true;
-    this.app = new PlaygroundApp(wrapper, {
+    const lang = this.resolveLang();
+    this.wrapper.lang = lang;
+    this.app = new PlaygroundApp(this.wrapper, {
       attributes: Object.fromEntries(ATTRIBUTES.map((a) => [a, this.getAttribute(a)])),
-      restore: this.saved,
+      restore,
+      lang,
+      onLang: (chosen) => {
+        this.chosenLang = chosen;
+        this.applyLang();
+      },
       emit: (type, detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true })),
       setState: (name, on) => this.setState(name, on),
     });
     this.app.ready.then(() => this.applyTheme());
+  }
+
+  /**
+   * The language: the visitor's choice in the switch, else the `lang`
+   * attribute, else `lang=` in the hash (sync-url, as embed.html passes it),
+   * else the browser's, else English.
+   */
+  resolveLang() {
+    const hash = this.hasAttribute('sync-url') ? new URLSearchParams(location.hash.slice(1)).get('lang') : null;
+    return pickLang(this.chosenLang ?? this.getAttribute('lang') ?? hash);
   }
 
   disconnectedCallback() {
@@ -84,7 +105,11 @@ export class CompactionPlaygroundElement extends Base {
   attributeChangedCallback(name, old, value) {
     if (!this.app || old === value) return;
     if (name === 'theme') this.applyTheme();
-    else if (name === 'lang') this.applyLang();
+    else if (name === 'lang') {
+      // The host's newer word outranks the visitor's earlier choice.
+      this.chosenLang = null;
+      this.applyLang();
+    }
     else this.app.attributeChanged(name, value);
   }
 
@@ -108,10 +133,15 @@ export class CompactionPlaygroundElement extends Base {
     this.wrapper.dataset.theme = resolveTheme(this, THEMES.includes(setting) ? setting : 'auto');
   }
 
+  /** Another language: the playground is rebuilt in it, from where it was. */
   applyLang() {
-    if (!this.wrapper) return;
-    const lang = this.getAttribute('lang') ?? this.app?.embedSetting('lang') ?? this.closest('[lang]')?.getAttribute('lang') ?? DEFAULT_LANG;
-    this.wrapper.lang = lang;
+    if (!this.app || this.resolveLang() === this.wrapper.lang) return;
+    const saved = this.app.snapshot();
+    this.app.destroy();
+    this.setState('ready', false);
+    this.resetReady();
+    this.wrapper.replaceChildren();
+    this.startApp(saved);
   }
 
   setState(name, on) {
@@ -162,7 +192,7 @@ export class CompactionPlaygroundElement extends Base {
   }
 
   get panels() {
-    return formatPanels(parsePanels(this.getAttribute('panels')).panels) ?? 'editor result draw scan tiles atomic';
+    return formatPanels(parsePanels(this.getAttribute('panels')).panels) ?? PANELS.join(' ');
   }
   set panels(value) {
     this.setOrRemove('panels', Array.isArray(value) ? value.join(' ') : value);

@@ -26,16 +26,10 @@ export function kernels() {
   return wasmPromise;
 }
 
-/** Why the page runs on the CPU reference, in words a visitor understands. */
-export const FALLBACK_REASONS = {
-  'no-webgpu': 'This browser has no WebGPU: navigator.gpu is missing.',
-  'no-adapter': 'WebGPU is present but found no adapter (requestAdapter() gave none): the GPU may be disabled or blocklisted.',
-  device: 'The GPU adapter would not create a device.',
-  'device-lost': 'The GPU device was lost.',
-  timeout: 'WebGPU did not answer within 15 seconds.',
-};
+/** Why the page may run on the CPU reference (each said in words as `fallback.<kind>`). */
+export const FALLBACK_KINDS = ['no-webgpu', 'no-adapter', 'device', 'device-lost', 'timeout'];
 
-const CREATE_TIMEOUT_MS = 15_000;
+export const CREATE_TIMEOUT_MS = 15_000;
 
 export class Engine {
   constructor(wasm, pg, fallback) {
@@ -44,6 +38,8 @@ export class Engine {
     /** null on the GPU; else `{ kind, message }` saying why not. */
     this.fallback = fallback;
     this.chain = Promise.resolve();
+    /** Method -> ms its pipelines took to compile on this engine (timed apart from any run). */
+    this.compiled = new Map();
   }
 
   /** Opens the GPU playground, or the CPU one with the reason. */
@@ -60,7 +56,7 @@ export class Engine {
       const pg = await Promise.race([wasm.Playground.create(onEvent), timeout]);
       return new Engine(wasm, pg, null);
     } catch (e) {
-      const kind = FALLBACK_REASONS[e?.kind] ? e.kind : 'device';
+      const kind = FALLBACK_KINDS.includes(e?.kind) ? e.kind : 'device';
       return Engine.cpu(wasm, { kind, message: e?.message ?? String(e) });
     } finally {
       clearTimeout(timer);
@@ -73,6 +69,14 @@ export class Engine {
 
   get backend() {
     return this.pg?.backend ?? 'none';
+  }
+
+  /** Compiles `method` on the GPU unless done (inside an `exec`): ms it took, timed apart from the runs. */
+  async compileIn(pg, method) {
+    if (pg.backend !== 'gpu' || this.compiled.has(method)) return;
+    const t0 = performance.now();
+    await pg.compile(method);
+    this.compiled.set(method, performance.now() - t0);
   }
 
   /** Runs `fn(pg)` after every earlier call has finished. */
@@ -103,6 +107,7 @@ export class Engine {
       this.pg.free();
       this.pg = this.wasm.Playground.createCpu();
       this.fallback = fallback;
+      this.compiled = new Map();
     });
     return this.chain;
   }

@@ -2,7 +2,7 @@
 // showing one idea embeds one panel. Pure: no DOM here.
 
 /** Every panel, in page order. */
-export const PANELS = ['editor', 'result', 'draw', 'scan', 'tiles', 'atomic'];
+export const PANELS = ['editor', 'result', 'draw', 'scan', 'tiles', 'atomic', 'order', 'bench', 'code'];
 
 /**
  * `panels` as written in the attribute or the hash: names separated by spaces
@@ -38,5 +38,8 @@ export function visiblePanels(panels, tileMethod) {
     scan: panels.has('scan') && !(both && tileMethod),
     tiles: panels.has('tiles') && (!both || tileMethod),
     atomic: panels.has('atomic'),
+    order: panels.has('order'),
+    bench: panels.has('bench'),
+    code: panels.has('code'),
   };
 }

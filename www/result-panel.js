@@ -1,35 +1,33 @@
 // The result panel: the method choice, "Run again", and what the last run gave
 // (count, instanceCount read back from the indirect buffer, the index buffer's
-// hash, where it ran) with the dense list itself.
+// hash, where it ran, how long the run took and, apart, how long its first
+// compilation took) with the dense list itself, and the downloads.
 
-import { h, replace, grouped, hex32, uniqueId } from './dom.js';
+import { h, replace, hex32, uniqueId } from './dom.js';
+import { exportButtons } from './export.js';
 
 const RESULT_ITEMS = 1024;
 
-const METHOD_INFO = {
-  atomic: 'one global atomicAdd per visible flag: fast, order varies',
-  aggregated: 'one workgroup-local atomic per flag, one global atomicAdd per 64: order varies between workgroups',
-  scan: 'exclusive prefix sum, then scatter: the input order, the same buffer every run',
-  lookback: 'one pass: tiles of 4096 chained by a decoupled look-back: the input order, the same buffer every run',
-  'lookback-bits': 'the look-back reading one bit per flag',
-  'tile-atomic': 'one global atomicAdd per tile of 4096: order kept inside a tile, not between tiles',
-};
-
 export class ResultPanel {
-  /** @param {{ onMethod: (method: string) => void, onRun: () => void }} options */
-  constructor({ onMethod, onRun }) {
+  /**
+   * @param {{ onMethod: (method: string) => void, onRun: () => void,
+   *           onExport: (what: string, format: string) => void, t: Function }} options
+   */
+  constructor({ onMethod, onRun, onExport, t }) {
+    this.t = t;
     this.onMethod = onMethod;
     this.methodName = uniqueId('method');
-    this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': 'Method' });
-    this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', onclick: onRun }, 'Run again');
+    this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': t('result.method') });
+    this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', onclick: onRun }, t('result.run'));
     const stat = (label, testid, cls = null) => {
       const dd = h('dd', { 'data-testid': testid, class: cls }, '–');
       return [h('div', {}, h('dt', {}, label), dd), dd];
     };
-    const [countBox, count] = stat('count', 'count');
-    const [instanceBox, instanceCount] = stat('instanceCount (read back from the indirect buffer)', 'instance-count');
-    const [hashBox, hash] = stat('hash of the index buffer (FNV-1a)', 'hash');
-    const [onBox, ranOn] = stat('ran on', 'run-backend', 'ran-on');
+    const [countBox, count] = stat(t('result.count'), 'count');
+    const [instanceBox, instanceCount] = stat(t('result.instanceCount'), 'instance-count');
+    const [hashBox, hash] = stat(t('result.hash'), 'hash');
+    const [onBox, ranOn] = stat(t('result.ranOn'), 'run-backend', 'ran-on');
+    this.compiled = h('p', { class: 'note compile-time', 'data-testid': 'compile-time', hidden: true });
     Object.assign(this, { count, instanceCount, hash, ranOn });
     this.list = h('ol', { class: 'result-list', 'data-testid': 'result-list' });
     this.more = h('p', { class: 'note', 'data-testid': 'result-more', hidden: true });
@@ -38,9 +36,14 @@ export class ResultPanel {
       { class: 'result-panel' },
       h('div', { class: 'method-row' }, this.methodRadios, this.runButton),
       h('dl', { class: 'results' }, countBox, instanceBox, hashBox, onBox),
-      h('p', { class: 'list-title' }, 'The dense list (slot: index)'),
+      this.compiled,
+      h('p', { class: 'list-title' }, t('result.listTitle')),
       this.list,
       this.more,
+      exportButtons(t, [
+        ['flags', t('export.flags')],
+        ['result', t('export.result')],
+      ], onExport),
     );
   }
 
@@ -61,7 +64,7 @@ export class ResultPanel {
             onchange: () => this.onMethod(m),
           }),
           h('span', { class: 'method-name' }, m),
-          h('span', { class: 'method-info' }, METHOD_INFO[m] ?? ''),
+          h('span', { class: 'method-info' }, this.t(`method.${m}.info`)),
         ),
       ),
     );
@@ -71,15 +74,22 @@ export class ResultPanel {
     for (const r of this.methodRadios.querySelectorAll('input')) r.checked = r.value === method;
   }
 
-  show(r) {
-    this.count.textContent = grouped(r.count);
+  /** A run; `compileMs`: the compilation that came first, timed apart (null: none was needed). */
+  show(r, compileMs = null) {
+    const t = this.t;
+    this.count.textContent = t.num(r.count);
     this.count.dataset.value = String(r.count);
-    this.instanceCount.textContent = grouped(r.instanceCount);
+    this.instanceCount.textContent = t.num(r.instanceCount);
     this.instanceCount.dataset.value = String(r.instanceCount);
     this.hash.textContent = hex32(r.hash);
     this.hash.dataset.value = String(r.hash >>> 0);
-    const time = r.ms !== undefined ? ` in ${r.ms < 10 ? r.ms.toFixed(1) : Math.round(r.ms)} ms (with readback)` : '';
-    this.ranOn.textContent = `${r.backend === 'gpu' ? 'GPU' : 'CPU reference'}: ${r.method}${time}`;
+    const where = r.backend === 'gpu' ? t('result.gpu') : t('status.cpuTag');
+    this.ranOn.textContent =
+      r.ms !== undefined ? t('result.ranIn', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) }) : t('result.ran', { where, method: r.method });
+    this.ranOn.dataset.ms = r.ms === undefined ? '' : String(r.ms);
+    this.compiled.hidden = compileMs === null;
+    this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);
+    if (compileMs !== null) this.compiled.textContent = t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
     const shown = Math.min(r.indices.length, RESULT_ITEMS);
     const items = [];
     for (let k = 0; k < shown; k++) items.push(h('li', { 'data-testid': 'result-item' }, String(r.indices[k])));
@@ -88,10 +98,10 @@ export class ResultPanel {
     this.list.dataset.count = String(r.indices.length);
     this.list.dataset.backend = r.backend;
     this.more.hidden = r.indices.length <= shown;
-    this.more.textContent = `… and ${grouped(r.indices.length - shown)} more (the first ${grouped(shown)} are listed).`;
+    this.more.textContent = t('result.more', { rest: r.indices.length - shown, shown });
     if (r.count === 0) {
       this.more.hidden = false;
-      this.more.textContent = 'No visible flags: the list is empty and instanceCount is 0, so drawIndirect draws nothing.';
+      this.more.textContent = t('result.none');
     }
   }
 }

@@ -28,29 +28,33 @@ export function defaultState() {
   };
 }
 
-class HashError extends Error {}
+/** A malformed hash or attribute: `detail` is `{ key, params }` of a `hash.<key>` message (www/messages/). */
+export class HashError extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.detail = { key, params };
+  }
+}
 
 function int(params, key, min, max) {
   return whole(key, params.get(key), min, max);
 }
 
 function whole(key, text, min, max) {
-  if (!/^\d+$/.test(text ?? '')) throw new HashError(`\`${key}=${text}\` is not a whole number`);
+  if (!/^\d+$/.test(text ?? '')) throw new HashError('notWhole', { key, text: String(text) });
   const value = Number(text);
-  if (value < min || value > max) throw new HashError(`\`${key}=${text}\` is outside ${min}…${max}`);
+  if (value < min || value > max) throw new HashError('outside', { key, text, min, max });
   return value;
 }
 
 /** A preset from its name and optional n, density, seed (text, or null for the default). */
 function presetFrom(name, n, density, seed) {
-  if (!PRESETS.includes(name)) {
-    throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
-  }
+  if (!PRESETS.includes(name)) throw new HashError('unknownPreset', { name, presets: PRESETS.join(', ') });
   const preset = { ...DEFAULT_PRESET, name };
   if (n !== null && n !== undefined) preset.n = whole('n', n, 1, layout.maxFlags);
   if (seed !== null && seed !== undefined) preset.seed = whole('seed', seed, 0, 0xffffffff);
   if (density !== null && density !== undefined) {
-    if (!/^(0|1|0?\.\d+|1\.0*)$/.test(density)) throw new HashError(`\`density=${density}\` is not a number in 0…1`);
+    if (!/^(0|1|0?\.\d+|1\.0*)$/.test(density)) throw new HashError('badDensity', { density });
     preset.density = Number(density);
   }
   return preset;
@@ -58,16 +62,12 @@ function presetFrom(name, n, density, seed) {
 
 /**
  * The element's `preset` attribute: `name [n [density [seed]]]`, e.g.
- * `random 100000 0.5 1`. Throws an Error saying what is wrong.
+ * `random 100000 0.5 1`. Throws a HashError saying what is wrong.
  */
 export function parsePresetAttribute(text) {
   const [name, n = null, density = null, seed = null, ...rest] = String(text).trim().split(/\s+/);
-  if (rest.length) throw new Error(`\`${text}\` has more than name, size, density and seed`);
-  try {
-    return presetFrom(name, n, density, seed);
-  } catch (e) {
-    throw new Error(e.message);
-  }
+  if (rest.length) throw new HashError('tooManyParts', { text });
+  return presetFrom(name, n, density, seed);
 }
 
 /** The `preset` attribute for a preset. */
@@ -83,7 +83,7 @@ export function parseFlagsAttribute(text, wasm) {
   const code = String(text).trim();
   // Both refuse more than layout.maxFlags, from the length alone.
   const flags = /^[bw]\d+\./.test(code) ? wasm.decodeFlags(code) : wasm.parseFlags(code);
-  if (flags.length === 0) throw new Error('the flags are empty');
+  if (flags.length === 0) throw new HashError('empty');
   return flags;
 }
 
@@ -92,8 +92,9 @@ const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 
 
 /**
  * Parses `location.hash`. Returns `{ state, flags, error, ignored }`: on any
- * malformed part the state is the default one and `error` says what was wrong
- * (the page shows it). A hash that names neither flags nor a preset has
+ * malformed part the state is the default one and `error` is `{ key, params }`
+ * of the `hash.<key>` message saying what was wrong (the page shows it).
+ * `ignored`: `[{ part, why: 'unknown' | 'noPreset' }]`. A hash that names neither flags nor a preset has
  * `state.preset === null` and `flags === null`: the flags shown stay. `ignored`
  * lists the parts that mean nothing here. `decodeFlags` is the crate's decoder
  * (throws on malformed packing).
@@ -106,16 +107,14 @@ export function parseHash(hash, decodeFlags) {
   try {
     const params = new URLSearchParams(text);
     for (const [key, value] of params) {
-      if (!HASH_KEYS.includes(key)) ignored.push(value ? `${key}=${value}` : key);
+      if (!HASH_KEYS.includes(key)) ignored.push({ part: value ? `${key}=${value}` : key, why: 'unknown' });
     }
     if (!params.has('preset')) {
-      for (const key of ['n', 'density', 'seed']) if (params.has(key)) ignored.push(`${key}=${params.get(key)} (without a preset)`);
+      for (const key of ['n', 'density', 'seed']) if (params.has(key)) ignored.push({ part: `${key}=${params.get(key)}`, why: 'noPreset' });
     }
     if (params.has('method')) {
       const method = params.get('method');
-      if (!methodNames().includes(method)) {
-        throw new HashError(`unknown method \`${method}\` (expected ${methodNames().join(', ')})`);
-      }
+      if (!methodNames().includes(method)) throw new HashError('unknownMethod', { method, methods: methodNames().join(', ') });
       state.method = method;
     }
     if (params.has('step')) state.step = int(params, 'step', 1, 1000);
@@ -128,16 +127,14 @@ export function parseHash(hash, decodeFlags) {
       try {
         flags = decodeFlags(code);
       } catch (e) {
-        throw new HashError(e.message);
+        throw new HashError('decode', { error: e.message });
       }
-      if (flags.length === 0) throw new HashError('the flags are empty');
+      if (flags.length === 0) throw new HashError('empty');
       state.preset = null;
       state.flagsCode = code;
     } else if (params.has('preset')) {
       const name = params.get('preset');
-      if (!PRESETS.includes(name)) {
-        throw new HashError(`unknown preset \`${name}\` (expected ${PRESETS.join(', ')})`);
-      }
+      if (!PRESETS.includes(name)) throw new HashError('unknownPreset', { name, presets: PRESETS.join(', ') });
       state.preset = presetFrom(name, params.get('n'), params.get('density'), params.get('seed'));
     } else {
       state.preset = null;
@@ -145,16 +142,19 @@ export function parseHash(hash, decodeFlags) {
     return { state, flags, error: null, ignored };
   } catch (e) {
     if (!(e instanceof HashError)) throw e;
-    return { state: defaultState(), flags: null, error: e.message, ignored };
+    return { state: defaultState(), flags: null, error: e.detail, ignored };
   }
 }
 
-/** The message for a hash's ignored parts, or null. */
-export function ignoredMessage(ignored) {
+/** The message for a hash's ignored parts in `t`'s language, or null. */
+export function ignoredMessage(ignored, t) {
   if (!ignored.length) return null;
-  const shown = ignored.slice(0, 5).map((p) => `“${p.length > 60 ? `${p.slice(0, 60)}…` : p}”`);
-  const more = ignored.length > 5 ? ` and ${ignored.length - 5} more` : '';
-  return `Parts of the link mean nothing here and were ignored: ${shown.join(', ')}${more}.`;
+  const shown = ignored.slice(0, 5).map(({ part, why }) => {
+    const quoted = `“${part.length > 60 ? `${part.slice(0, 60)}…` : part}”`;
+    return why === 'noPreset' ? t('hash.withoutPreset', { part: quoted }) : quoted;
+  });
+  const more = ignored.length > 5 ? t('hash.more', { more: ignored.length - 5 }) : '';
+  return t('hash.ignored', { parts: shown.join(', '), more });
 }
 
 /**

@@ -3,48 +3,56 @@
 // is shown here, never only in the console) and the progress of long work.
 
 import { h } from './dom.js';
-import { FALLBACK_REASONS } from './engine.js';
+import { FALLBACK_KINDS, CREATE_TIMEOUT_MS } from './engine.js';
 
 export class StatusBar {
-  constructor() {
-    this.backendLine = h('p', { class: 'backend', 'data-testid': 'backend', 'data-backend': 'loading' }, 'Loading the compiled kernels…');
-    this.fallbackLine = h('p', { class: 'fallback', 'data-testid': 'fallback-reason', hidden: true });
+  /** @param {{ t: Function, langSwitch?: Node }} options  the translator; the language switch joins the line */
+  constructor({ t, langSwitch = null }) {
+    this.t = t;
+    this.backendLine = h('p', { class: 'backend', 'data-testid': 'backend', 'data-backend': 'loading' }, t('status.loading'));
+    this.fallbackText = h('span', { 'data-testid': 'fallback-text' });
+    this.fallbackDetail = h('code', { 'data-testid': 'fallback-detail' });
+    this.fallbackDetails = h('details', { class: 'fallback-details', hidden: true }, h('summary', {}, t('status.detail')), this.fallbackDetail);
+    this.fallbackLine = h('div', { class: 'fallback', 'data-testid': 'fallback-reason', hidden: true }, h('p', {}, this.fallbackText), this.fallbackDetails);
     this.alerts = h('div', { class: 'alerts', role: 'alert', 'data-testid': 'alerts' });
     this.progressText = h('span', { class: 'progress-text' });
     this.progressLine = h('div', { class: 'progress', role: 'status', 'data-testid': 'progress', hidden: true }, h('progress', {}), this.progressText);
     this.timers = new Set();
-    this.element = h('div', { class: 'pg-status', part: 'status' }, this.backendLine, this.fallbackLine, this.alerts, this.progressLine);
+    this.element = h('div', { class: 'pg-status', part: 'status' }, h('div', { class: 'status-row' }, this.backendLine, langSwitch), this.fallbackLine, this.alerts, this.progressLine);
   }
 
   /** The wasm package did not load at all. */
   showNoKernels() {
-    this.backendLine.textContent = 'The compiled kernels did not load.';
+    this.backendLine.textContent = this.t('status.noKernels');
     this.backendLine.dataset.backend = 'none';
   }
 
   /** Says where `engine` runs; `root` gets the class `cpu` on the CPU reference. */
   showBackend(engine, root) {
+    const t = this.t;
     const gpu = engine.backend === 'gpu';
     const starting = engine.fallback?.kind === 'starting';
     this.backendLine.dataset.backend = starting ? 'starting' : engine.backend;
-    this.backendLine.textContent = gpu
-      ? `Running on the GPU: ${adapterLabel(engine.pg.adapterName)}`
-      : starting
-        ? 'Starting WebGPU and compiling its pipelines… meanwhile the CPU reference answers'
-        : 'CPU reference — the Rust mirror of every kernel, compiled to wasm';
+    this.backendLine.textContent = gpu ? t('status.gpu', { adapter: adapterLabel(engine.pg.adapterName, t) }) : starting ? t('status.starting') : t('status.cpu');
     root.classList.toggle('cpu', !gpu && !starting);
     this.fallbackLine.hidden = gpu || starting;
     if (!gpu && !starting) {
       const f = engine.fallback ?? { kind: 'no-webgpu', message: '' };
-      const reason = FALLBACK_REASONS[f.kind] ?? FALLBACK_REASONS.device;
+      const kind = FALLBACK_KINDS.includes(f.kind) ? f.kind : 'device';
       this.fallbackLine.dataset.reason = f.kind;
-      const detail = f.message && !reason.includes(f.message) ? ` (${f.message})` : '';
-      this.fallbackLine.textContent = `${reason}${detail} You can still edit the flags and step through every stage: the values come from the CPU reference, which computes exactly what the kernels compute. Nothing is drawn with drawIndirect without a GPU.`;
+      this.fallbackText.textContent = `${t(`fallback.${kind}`, { seconds: CREATE_TIMEOUT_MS / 1000 })} ${t('fallback.still')}`;
+      // What the browser or wgpu said, for whoever debugs it: out of the sentence.
+      this.fallbackDetails.hidden = !f.message;
+      this.fallbackDetail.textContent = f.message ?? '';
     }
   }
 
-  /** Shows `label` with a progress bar after `delay` ms; returns the function that hides it. */
-  progress(label, delay) {
+  /**
+   * Shows `label` with a progress bar after `delay` ms; returns the function
+   * that hides it (its `set(text)` changes the label). `near`: an element
+   * beside the control that started the work, which shows the same line.
+   */
+  progress(label, delay, { near = null } = {}) {
     const token = {};
     this.progressToken = token;
     const t0 = performance.now();
@@ -54,7 +62,9 @@ export class StatusBar {
       this.progressLine.hidden = false;
       const update = () => {
         this.progressLine.dataset.label = label;
-        this.progressText.textContent = `${label} ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+        const text = this.t('status.elapsed', { label, seconds: this.t.fixed((performance.now() - t0) / 1000, 1) });
+        this.progressText.textContent = text;
+        if (near) near.textContent = text;
       };
       update();
       tick = setInterval(update, 250);
@@ -68,6 +78,7 @@ export class StatusBar {
       this.timers.delete(timer);
       this.timers.delete(tick);
       if (this.progressToken === token) this.progressLine.hidden = true;
+      if (near) near.textContent = '';
     };
     done.set = (text) => {
       label = text;
@@ -78,7 +89,7 @@ export class StatusBar {
   /** Shows `message` (replacing the last of its kind), with buttons `[{ label, testid, onclick }]`. */
   alert(kind, message, actions = []) {
     this.clearAlert(kind);
-    const dismiss = h('button', { type: 'button', class: 'dismiss', 'aria-label': 'Dismiss', onclick: () => box.remove() }, '×');
+    const dismiss = h('button', { type: 'button', class: 'dismiss', 'aria-label': this.t('status.dismiss'), onclick: () => box.remove() }, '×');
     const buttons = actions.map((a) => h('button', { type: 'button', class: 'alert-action', 'data-testid': a.testid, onclick: a.onclick }, a.label));
     const box = h('div', { class: 'alert', part: 'alert', 'data-kind': kind, 'data-testid': `alert-${kind}` }, h('span', {}, message, buttons), dismiss);
     this.alerts.append(box);
@@ -102,8 +113,8 @@ export function isSoftwareAdapter(name) {
   return /\(Cpu,|swiftshader|llvmpipe|lavapipe/i.test(name ?? '');
 }
 
-function adapterLabel(name) {
+function adapterLabel(name, t) {
   const clean = (name ?? '').trim();
-  if (/^\(Cpu,/.test(clean)) return 'a software adapter (device type Cpu, e.g. SwiftShader)';
-  return clean || 'WebGPU adapter';
+  if (/^\(Cpu,/.test(clean)) return t('status.softwareAdapter');
+  return clean || t('status.webgpuAdapter');
 }

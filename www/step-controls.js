@@ -8,11 +8,12 @@ const SPEEDS = [0.5, 1, 2, 4];
 
 export class StepControls {
   /**
-   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string }} options
+   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string, t: Function }} options
    *   onGo is called whenever the visitor (or play) moves to another step;
    *   extra elements join the toolbar; testPrefix prefixes every data-testid.
    */
-  constructor({ label, onGo, extra = [], testPrefix = '' }) {
+  constructor({ label, onGo, extra = [], testPrefix = '', t }) {
+    this.t = t;
     this.onGo = onGo;
     this.count = 0;
     this.index = 0; // 0-based
@@ -23,15 +24,15 @@ export class StepControls {
     const speedId = uniqueId('speed');
     const button = (text, testid, title, onclick) =>
       h('button', { type: 'button', class: 'ctl', 'data-testid': id(testid), title, 'aria-label': title, onclick }, text);
-    this.firstButton = button('|◀◀', 'step-first', 'First step (Home)', () => this.go(0));
-    this.backButton = button('|◀', 'step-back', 'Step back (←)', () => this.go(this.index - 1));
-    this.playButton = button('▶', 'step-play', 'Play (P)', () => this.togglePlay());
-    this.forwardButton = button('▶|', 'step-forward', 'Step forward (→)', () => this.go(this.index + 1));
-    this.lastButton = button('▶▶|', 'step-last', 'Last step (End)', () => this.go(this.count - 1));
+    this.firstButton = button('|◀◀', 'step-first', t('controls.first'), () => this.go(0));
+    this.backButton = button('|◀', 'step-back', t('controls.back'), () => this.go(this.index - 1));
+    this.playButton = button('▶', 'step-play', t('controls.play'), () => this.togglePlay());
+    this.forwardButton = button('▶|', 'step-forward', t('controls.forward'), () => this.go(this.index + 1));
+    this.lastButton = button('▶▶|', 'step-last', t('controls.last'), () => this.go(this.count - 1));
     this.speedSelect = h(
       'select',
       { id: speedId, 'data-testid': id('step-speed'), onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
-      SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)),
+      SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${t.num(s)}×`)),
     );
     this.scrubber = h('input', {
       type: 'range',
@@ -40,24 +41,25 @@ export class StepControls {
       max: 1,
       value: 1,
       'data-testid': id('scrubber'),
-      'aria-label': 'Step',
+      'aria-label': t('controls.step'),
       oninput: () => this.go(Number(this.scrubber.value) - 1),
     });
-    this.label = h('output', { class: 'step-label', 'data-testid': id('step-label'), for: scrubId }, 'step – of –');
+    this.label = h('output', { class: 'step-label', 'data-testid': id('step-label'), for: scrubId }, t('controls.none'));
     this.element = h(
       'div',
       { class: 'stepper-controls', role: 'toolbar', 'aria-label': label },
       h('div', { class: 'ctl-group' }, this.firstButton, this.backButton, this.playButton, this.forwardButton, this.lastButton),
       h('div', { class: 'ctl-group scrub' }, this.scrubber, this.label),
-      h('div', { class: 'ctl-group' }, h('label', { for: speedId }, 'Speed '), this.speedSelect, ...extra),
+      h('div', { class: 'ctl-group' }, h('label', { for: speedId }, t('controls.speed'), ' '), this.speedSelect, ...extra),
     );
     this.update();
   }
 
   /** The keyboard help line (a new element each call). */
   shortcuts() {
+    const t = this.t;
     const k = (key) => h('kbd', {}, key);
-    return h('p', { class: 'shortcuts' }, 'Keys: ', k('←'), ' / ', k('→'), ' step, ', k('Home'), ' / ', k('End'), ' first / last, ', k('P'), ' play / pause, ', k('+'), ' / ', k('−'), ' speed.');
+    return h('p', { class: 'shortcuts' }, t('controls.keys'), ' ', k('←'), ' / ', k('→'), ` ${t('controls.keyStep')}, `, k('Home'), ' / ', k('End'), ` ${t('controls.keyEnds')}, `, k('P'), ` ${t('controls.keyPlay')}, `, k('+'), ' / ', k('−'), ` ${t('controls.keySpeed')}.`);
   }
 
   /** New steps (without calling onGo): `count` of them, showing `index` (clamped). */
@@ -157,10 +159,10 @@ export class StepControls {
     this.scrubber.value = String(this.index + 1);
     const playing = Boolean(this.timer);
     this.playButton.textContent = playing ? '||' : '▶';
-    this.playButton.title = playing ? 'Pause (P)' : 'Play (P)';
+    this.playButton.title = playing ? this.t('controls.pause') : this.t('controls.play');
     this.playButton.setAttribute('aria-label', this.playButton.title);
     this.playButton.setAttribute('aria-pressed', String(playing));
-    this.label.textContent = none ? 'step – of –' : `step ${this.index + 1} of ${n}`;
+    this.label.textContent = none ? this.t('controls.none') : this.t('controls.label', { step: this.index + 1, steps: n });
     this.label.dataset.step = none ? '' : String(this.index + 1);
     this.label.dataset.steps = String(n);
     if (focused?.disabled && this.element.contains(focused)) (this.scrubber.disabled ? this.playButton : this.scrubber).focus();

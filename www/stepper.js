@@ -1,18 +1,25 @@
 // The scan stepper: the shared step controls (www/step-controls.js) with a
-// block chooser, the sentence for each step, the WGSL it corresponds to, and the
-// diagram of cells with arrows drawn from measured cell positions. Hovering or
-// focusing a cell highlights what its invocation reads and writes.
+// block chooser, the sentence for each step, the WGSL function that runs in it
+// (from the source the GPU compiled), and the diagram of cells with arrows
+// drawn from measured cell positions. Hovering or focusing a cell highlights
+// what its invocation reads and writes.
 
-import { h, svg, replace, grouped, uniqueId } from './dom.js';
+import { h, svg, replace, richText, uniqueId } from './dom.js';
 import { planSteps, stepView, blockCount } from './steps.js';
 import { layout } from './layout.js';
 import { StepControls } from './step-controls.js';
+import { CodeExcerpt } from './code-view.js';
+import { exportButtons } from './export.js';
+
+const exportButtonsFor = (t, onExport) => exportButtons(t, [['scan', t('export.scan')]], (_, format) => onExport(format));
 
 export class Stepper {
   /**
-   * @param {{ onChange?: (step: number, block: number) => void }} options
+   * @param {{ onChange?: (step: number, block: number) => void, onExport: (format: string) => void, t: Function }} options
    */
-  constructor({ onChange } = {}) {
+  constructor({ onChange, onExport, t }) {
+    this.t = t;
+    this.onExport = onExport;
     this.onChange = onChange ?? (() => {});
     this.trace = null;
     this.steps = [];
@@ -23,11 +30,13 @@ export class Stepper {
   }
 
   build() {
+    const t = this.t;
     const blockId = uniqueId('block');
     this.blockSelect = h('select', { id: blockId, 'data-testid': 'block-select', onchange: () => this.setBlock(Number(this.blockSelect.value)) });
-    this.blockField = h('label', { class: 'block-field', hidden: true }, 'Block ', this.blockSelect);
+    this.blockField = h('label', { class: 'block-field', hidden: true }, t('scan.block'), ' ', this.blockSelect);
     this.controls = new StepControls({
-      label: 'Scan stepper',
+      t,
+      label: t('scan.controls'),
       extra: [this.blockField],
       onGo: () => {
         this.render();
@@ -38,8 +47,8 @@ export class Stepper {
     this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
     this.text = h('p', { class: 'step-text', 'data-testid': 'step-text', 'aria-live': 'polite' });
     this.note = h('p', { class: 'note', 'data-testid': 'stepper-note', hidden: true });
-    this.code = h('code', { 'data-testid': 'step-code' });
-    this.inspector = h('p', { class: 'inspector', 'data-testid': 'inspector' }, 'Hover or focus a cell to see what its invocation reads and writes.');
+    this.code = new CodeExcerpt({ t, testid: 'step-code' });
+    this.inspector = h('p', { class: 'inspector', 'data-testid': 'inspector' }, t('scan.inspector'));
     this.rows = h('div', { class: 'diagram-rows' });
     this.diagram = h('div', { class: 'diagram', 'data-testid': 'diagram' }, this.rows);
     this.rows.addEventListener('pointerover', (e) => this.inspect(e.target));
@@ -57,13 +66,9 @@ export class Stepper {
       this.text,
       this.diagram,
       this.inspector,
-      h(
-        'details',
-        { class: 'code', open: true },
-        h('summary', {}, 'The WGSL that runs in this step'),
-        h('pre', {}, this.code),
-      ),
+      this.code.element,
       this.controls.shortcuts(),
+      exportButtonsFor(t, this.onExport),
     );
   }
 
@@ -95,7 +100,7 @@ export class Stepper {
       Array.from({ length: blocks }, (_, b) => {
         const first = b * layout.block;
         const last = Math.min(trace.flags.length, first + layout.block) - 1;
-        return h('option', { value: b, selected: b === this.block }, `${b} (flags ${grouped(first)}–${grouped(last)})`);
+        return h('option', { value: b, selected: b === this.block }, this.t('scan.blockOption', { b: String(b), first, last }));
       }),
     );
     this.blockField.hidden = blocks <= 1;
@@ -131,15 +136,15 @@ export class Stepper {
   render() {
     if (!this.trace) return;
     const step = this.steps[this.index];
-    const view = stepView(this.trace, step, this.block);
+    const view = stepView(this.trace, step, this.block, this.t);
     this.view = view;
     this.label.dataset.kind = step.kind;
     this.label.dataset.level = String(step.level);
     if (step.offset) this.label.dataset.offset = String(step.offset);
     else delete this.label.dataset.offset;
     this.title.textContent = view.title;
-    this.text.textContent = view.text;
-    this.code.textContent = view.code;
+    richText(this.text, view.text);
+    this.code.show(view.code, 'scan');
     this.cellsByKey = new Map();
     // Column numbers over the widest row (the per-invocation one).
     const widest = view.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), view.rows[0] ?? { cells: [] });
@@ -157,7 +162,7 @@ export class Stepper {
       view.rows.map((row) => this.renderRow(row)),
       svg('svg', { class: 'arrows', 'aria-hidden': 'true' }),
     );
-    this.inspector.textContent = 'Hover or focus a cell to see what its invocation reads and writes.';
+    this.inspector.textContent = this.t('scan.inspector');
     this.drawArrows();
   }
 
@@ -265,7 +270,7 @@ export class Stepper {
     const op = this.view.ops.get(inv);
     cell.classList.add('self');
     if (!op) {
-      this.inspector.textContent = `${cell.title}: no invocation writes here in this step.`;
+      this.inspector.textContent = this.t('scan.inspect.none', { cell: cell.title });
       return;
     }
     const describe = ([row, col]) => {
@@ -277,7 +282,7 @@ export class Stepper {
     for (const path of this.arrowPaths ?? []) {
       if (Number(path.dataset.inv) === inv) path.classList.add('hot');
     }
-    const writes = op.writes.length ? `; writes ${op.writes.map(describe).join(', ')}` : '; writes nothing';
-    this.inspector.textContent = `Invocation li = ${inv}: reads ${op.reads.map(describe).join(', ')}${writes}.`;
+    const writes = op.writes.length ? this.t('scan.inspect.writes', { writes: op.writes.map(describe).join(', ') }) : this.t('scan.inspect.writesNothing');
+    this.inspector.textContent = this.t('scan.inspect', { inv: String(inv), reads: op.reads.map(describe).join(', '), writes });
   }
 }

@@ -10,6 +10,7 @@ export const STYLE_FILES = [
   'css/stepper.css',
   'css/tiles.css',
   'css/atomic.css',
+  'css/panels.css',
 ];
 
 export function styleUrls() {

@@ -4,8 +4,8 @@
 // a look-back, the output runs and one paragraph saying what happens and why.
 // Pure: no DOM here.
 
-import { grouped } from './dom.js';
 import { layout } from './layout.js';
+import { tileCode } from './code-map.js';
 
 /** Tiles shown at once. */
 export const WINDOW = 8;
@@ -102,13 +102,13 @@ function knowsPrefix(trace, u, step, steps) {
 }
 
 /**
- * Everything the tile view draws for `step`:
- * `{ title, text, tiles: [{ t, first, last, flags, aggregate, status, value, exclusive,
+ * Everything the tile view draws for `step`, in the language of `tr` (www/i18n.js):
+ * `{ title, text, code: { module, fn, focus? } (www/code-map.js), tiles: [{ t, first, last, flags, aggregate, status, value, exclusive,
  *    inclusive, wave, late, role, seen?, added?, running? }], arcs: [{ from, to, seen, value, running }],
  *    runs: [{ t, exclusive, inclusive, first, last }] | null, sources }`.
  * `sources` says where each kind of number came from: 'gpu', 'cpu' or 'simulation'.
  */
-export function tileStepView(trace, steps, index, win) {
+export function tileStepView(trace, steps, index, win, tr) {
   const step = steps[index];
   const gpu = trace.source.states === 'gpu';
   const T = trace.tiles;
@@ -129,7 +129,7 @@ export function tileStepView(trace, steps, index, win) {
     from = win.start - 1;
     for (const t of range(win.start, win.end)) for (const link of chainOf(trace, t)) from = Math.min(from, link.tile);
   }
-  const view = { step, title: '', text: '', tiles: [], arcs: [], runs: null, sources };
+  const view = { step, title: '', text: '', code: tileCode(step.kind, trace.method), tiles: [], arcs: [], runs: null, sources };
   for (const t of range(from, win.end)) {
     const state = atomic ? { status: 'invalid', value: null } : stateAt(trace, t, step);
     const started = atomic ? step.kind !== 'tiles' : state.status !== 'invalid';
@@ -151,31 +151,32 @@ export function tileStepView(trace, steps, index, win) {
   }
   const shown = view.tiles.map((x) => x.t);
   const tile = (t) => view.tiles.find((x) => x.t === t);
-  const n = grouped(trace.n);
+  const n = trace.n;
   const inFlight = atomic ? 0 : trace.chain.inFlight;
   const windowTiles = win.end - win.start;
-  const many = win.tiles > windowTiles ? ` (${windowTiles === 1 ? `tile ${win.start}` : `tiles ${win.start}–${win.end - 1}`} of ${grouped(win.tiles)} shown)` : '';
+  const which = windowTiles === 1 ? tr('tiles.one', { t: String(win.start) }) : tr('tiles.range', { a: String(win.start), b: String(win.end - 1) });
+  const many = win.tiles > windowTiles ? tr('tiles.many', { which, tiles: win.tiles }) : '';
 
   switch (step.kind) {
     case 'tiles': {
-      const tickets = `${gpu ? 'read back' : 'CPU reference'}: ${grouped(trace.tickets)} ticket${trace.tickets === 1 ? '' : 's'} taken`;
-      const done = win.start > 0 && !atomic ? ` The tiles before this window have finished (tile ${win.start - 1} is INCLUSIVE); the window's tiles have not started, so their state words read INVALID.` : ' Nothing is published yet: every state word reads INVALID.';
-      view.title = `${grouped(win.tiles)} tile${win.tiles === 1 ? '' : 's'} of ${grouped(trace.tileSize)} flags`;
-      view.text = `The ${n} flags are cut into tiles of ${grouped(trace.tileSize)}, one workgroup each${many}. A workgroup takes its tile number from an atomic ticket counter (${tickets}), so tiles are numbered in the order workgroups really start, and a tile only ever waits for tiles that have already started.${done}`;
-      if (win.tiles === 1) view.text += ' With a single tile there are no predecessors and nothing to look back on: the one workgroup scans, publishes and scatters.';
+      const tickets = tr.plural(gpu ? 'tiles.tickets.gpu' : 'tiles.tickets.cpu', trace.tickets);
+      const done = win.start > 0 && !atomic ? tr('tiles.tiles.before', { last: String(win.start - 1) }) : tr('tiles.tiles.nothing');
+      view.title = tr.plural('tiles.tiles.title', win.tiles, { size: trace.tileSize });
+      view.text = tr('tiles.tiles', { n, size: trace.tileSize, many, tickets, done });
+      if (win.tiles === 1) view.text += tr('tiles.tiles.single');
       break;
     }
     case 'count': {
-      view.title = 'Each tile counts its visible flags';
-      view.text = `Each workgroup loads its tile once (vec4 loads), counts the visible flags with one workgroup scan and stages their indices in shared memory, in order. Tile-atomic publishes no state: every state word ${gpu ? 'read back' : ''} after the run is still 0 (INVALID); only the ticket counter moved.`.replace('  ', ' ');
+      view.title = tr('tiles.count.title');
+      view.text = tr(gpu ? 'tiles.count.gpu' : 'tiles.count.cpu');
       break;
     }
     case 'claim': {
-      view.title = 'One atomicAdd per tile claims its output range';
+      view.title = tr('tiles.claim.title');
       const order = shown.filter((t) => T.exclusive[t] !== layout.noSlot).sort((a, b) => T.exclusive[a] - T.exclusive[b]);
       order.forEach((t, k) => Object.assign(tile(t), { role: 'claim', claim: k + 1 }));
       const swapped = order.some((t, k) => k > 0 && t < order[k - 1]);
-      view.text = `Instead of looking back, each tile's invocation 0 does atomicAdd(&count, aggregate) and gets the start of its range: 64 times fewer atomics than one per flag. The ranges follow the order the atomics happened${swapped ? ' — here not the tiles\u2019 order' : ''}: inside a tile the indices stay in order, between tiles they do not.${gpu ? ' The starts are read back from the GPU\u2019s output (where each tile\u2019s run begins).' : ''}`;
+      view.text = tr('tiles.claim', { swapped: swapped ? tr('tiles.claim.swapped') : '', readBack: gpu ? tr('tiles.claim.readBack') : '' });
       break;
     }
     case 'publish': {
@@ -183,10 +184,10 @@ export function tileStepView(trace, steps, index, win) {
       for (const t of tiles) tile(t).role = 'publish';
       const stalled = shown.filter((t) => trace.chain.wave[t] === step.wave && trace.chain.late[t]);
       for (const t of stalled) tile(t).role = 'stalled';
-      const zero = tiles.includes(0) ? ' Tile 0 has nothing before it, so it publishes INCLUSIVE straight away.' : '';
-      const late = stalled.length ? ` Tile ${stalled[0]}'s workgroup took its ticket but is not running (a GPU without forward-progress guarantees may leave it waiting): its state stays INVALID.` : '';
-      view.title = `Wave ${step.wave}: tiles ${tiles[0] ?? stalled[0]}–${tiles[tiles.length - 1] ?? stalled[0]} scan and publish AGGREGATE`;
-      view.text = `In this simulation ${inFlight} workgroups run at once. Each counts its tile with one workgroup scan and at once publishes that count as AGGREGATE: “my own total; my prefix is not known yet”. Publishing before knowing the prefix is what decouples the tiles: a successor can use the count right away.${zero}${late}`;
+      const zero = tiles.includes(0) ? tr('tiles.publish.zero') : '';
+      const late = stalled.length ? tr('tiles.publish.late', { t: String(stalled[0]) }) : '';
+      view.title = tr('tiles.publish.title', { wave: String(step.wave), a: String(tiles[0] ?? stalled[0]), b: String(tiles[tiles.length - 1] ?? stalled[0]) });
+      view.text = tr('tiles.publish', { inFlight, zero, late });
       break;
     }
     case 'lookback':
@@ -200,22 +201,25 @@ export function tileStepView(trace, steps, index, win) {
         view.arcs.push({ from: t, to: link.tile, seen: link.seen, value: link.value, running: link.running });
       }
       const parts = links.map((l) => {
-        if (l.seen === 'aggregate') return `tile ${l.tile}: AGGREGATE ${grouped(l.value)}, add it and read further back`;
-        if (l.seen === 'inclusive') return `tile ${l.tile}: INCLUSIVE ${grouped(l.value)}, which already counts everything up to its end, so add it and stop`;
-        return `tile ${l.tile}: nothing published; after ${layout.spinLimit} polls it loads tile ${l.tile}'s flags and counts them itself (${grouped(l.value)}), then goes on past it`;
+        const at = { t: String(l.tile), value: l.value };
+        if (l.seen === 'aggregate') return tr('tiles.link.aggregate', at);
+        if (l.seen === 'inclusive') return tr('tiles.link.inclusive', at);
+        return tr('tiles.link.counted', { ...at, polls: layout.spinLimit });
       });
       const sum = links.length ? links[links.length - 1].running : 0;
-      const end = links.length && links[links.length - 1].seen !== 'inclusive' ? ' It reached tile 0, so nothing comes before.' : '';
-      const fallback = links.some((l) => l.seen === 'counted itself') ? ' Because a waiting tile can always count a silent predecessor itself, no tile depends on another making progress, and the pass cannot hang.' : '';
-      view.title = step.kind === 'late' ? `Tile ${t} runs late: publish, look back, publish` : `Tile ${t} looks back`;
-      const intro = step.kind === 'late' ? `Tile ${t}'s workgroup finally runs: it publishes AGGREGATE ${grouped(T.aggregate[t])} and looks back — ` : `Tile ${t} needs the number of visible flags before it. It reads `;
-      view.text = `${intro}${parts.join('; ')}. Exclusive prefix = ${grouped(sum)}.${end}${fallback} Nobody waited for a second pass: every predecessor published its total while still running.`;
+      const end = links.length && links[links.length - 1].seen !== 'inclusive' ? tr('tiles.look.end') : '';
+      const waited = links.some((l) => l.seen === 'counted itself');
+      // Only a look-back that found every predecessor published went without waiting.
+      const after = waited ? tr('tiles.look.fallback') : tr('tiles.look.noWait');
+      view.title = step.kind === 'late' ? tr('tiles.late.title', { t: String(t) }) : tr('tiles.look.title', { t: String(t) });
+      const intro = step.kind === 'late' ? tr('tiles.late.intro', { t: String(t), aggregate: T.aggregate[t] }) : tr('tiles.look.intro', { t: String(t) });
+      view.text = tr('tiles.look', { intro, parts: parts.join('; '), sum, end, after });
       break;
     }
     case 'inclusive': {
       for (const t of step.tiles) tile(t).role = 'publish';
-      view.title = `Wave ${step.wave} publishes INCLUSIVE`;
-      view.text = `Each tile of the wave now knows its prefix and publishes INCLUSIVE = exclusive + own count, overwriting its AGGREGATE. A later tile's look-back stops at the first INCLUSIVE it meets, so chains stay short: at most the tiles running at the same time.${gpu ? ' The final INCLUSIVE values are the ones read back from the GPU\u2019s state buffer.' : ''}`;
+      view.title = tr('tiles.inclusive.title', { wave: String(step.wave) });
+      view.text = tr('tiles.inclusive', { readBack: gpu ? tr('tiles.inclusive.readBack') : '' });
       break;
     }
     case 'scatter': {
@@ -228,17 +232,13 @@ export function tileStepView(trace, steps, index, win) {
         last: trace.indices[T.inclusive[t] - 1],
       }));
       for (const t of order) tile(t).role = 'scatter';
-      view.title = 'Scatter: each tile writes one consecutive run';
-      view.text = atomic
-        ? 'Each tile copies its staged indices to indices[start …], the range its atomicAdd returned: whole runs, but in the order the atomics happened.'
-        : `In the same pass, each tile copies its staged indices to indices[exclusive …]: one consecutive run per tile, in tile order. The flags were read once and every slot was decided in this single dispatch; a scan needs a second pass only because its blocks cannot see each other's totals while they run — here they publish them.`;
+      view.title = tr('tiles.scatter.title');
+      view.text = tr(atomic ? 'tiles.scatter.atomic' : 'tiles.scatter');
       break;
     }
     case 'result': {
-      view.title = 'Result: the dense list and the indirect arguments';
-      view.text = atomic
-        ? `The counter holds ${grouped(trace.count)} visible of ${n}; a one-invocation kernel copies it into instanceCount = ${grouped(trace.instanceCount)} (read back).`
-        : `The last tile's inclusive prefix is the total, ${grouped(trace.count)} visible of ${n}: that tile itself wrote count and instanceCount = ${grouped(trace.instanceCount)} into the indirect buffer (read back), so drawIndirect needs no extra dispatch.`;
+      view.title = tr('steps.result.title');
+      view.text = tr(atomic ? 'tiles.result.atomic' : 'tiles.result', { count: trace.count, n, instanceCount: trace.instanceCount });
       break;
     }
     default:

@@ -5,24 +5,27 @@
 // come from: read back from the GPU, counted on the CPU, or the CPU's simulation
 // of the schedule (www/tile-steps.js builds every step; this file only draws).
 
-import { h, svg, replace, grouped, uniqueId } from './dom.js';
+import { h, svg, replace, richText, uniqueId } from './dom.js';
 import { StepControls } from './step-controls.js';
 import { WINDOW, planTileSteps, tileStepView, windowAt, tileCount } from './tile-steps.js';
 import { layout } from './layout.js';
+import { CodeExcerpt } from './code-view.js';
+import { exportButtons } from './export.js';
 
 const IN_FLIGHT = [2, 4, 8];
-/** Numbers that never break across lines (narrow no-break spaces between groups). */
-const num = (n) => grouped(n).replace(/\u2009/g, '\u202f');
-const SOURCE_NAMES = { gpu: 'GPU', cpu: 'CPU', simulation: 'simulation' };
 
 export class TilesView {
   /**
    * @param {{ onSchedule: (schedule: { inFlight: number, stalled: number|null }) => void,
-   *           onSuggest: () => void, onChange?: () => void }} options
+   *           onSuggest: () => void, onChange?: () => void, onExport: (format: string) => void, t: Function }} options
    *   onSchedule: the visitor changed the simulated schedule (fetch a new trace);
    *   onSuggest: the visitor asked for an array with many tiles.
    */
-  constructor({ onSchedule, onSuggest, onChange }) {
+  constructor({ onSchedule, onSuggest, onChange, onExport, t }) {
+    this.t = t;
+    /** Numbers that never break across lines. */
+    this.num = (n) => t.num(n).replace(/[\s\u2009\u202f]/g, '\u202f');
+    this.onExport = onExport;
     this.onSchedule = onSchedule;
     this.onSuggest = onSuggest;
     this.onChange = onChange ?? (() => {});
@@ -35,17 +38,19 @@ export class TilesView {
   }
 
   build() {
-    const field = (label, select) => h('label', { class: 'block-field' }, label, select);
+    const t = this.t;
+    const field = (label, select) => h('label', { class: 'block-field' }, label, ' ', select);
     this.windowSelect = h('select', { 'data-testid': 'tile-window', onchange: () => this.setWindow(Number(this.windowSelect.value)) });
-    this.windowField = field('Tiles ', this.windowSelect);
+    this.windowField = field(t('tiles.window'), this.windowSelect);
     this.inFlightSelect = h(
       'select',
       { 'data-testid': 'tile-in-flight', onchange: () => this.changeSchedule({ inFlight: Number(this.inFlightSelect.value) }) },
-      IN_FLIGHT.map((k) => h('option', { value: k, selected: k === this.schedule.inFlight }, String(k))),
+      IN_FLIGHT.map((k) => h('option', { value: k, selected: k === this.schedule.inFlight }, t.num(k))),
     );
     this.stallSelect = h('select', { 'data-testid': 'tile-stall', onchange: () => this.changeSchedule({ stalled: this.stallSelect.value === '' ? null : Number(this.stallSelect.value) }) });
     this.controls = new StepControls({
-      label: 'Tile stepper',
+      t,
+      label: t('tiles.controls'),
       testPrefix: 'tiles-',
       extra: [this.windowField],
       onGo: () => {
@@ -56,8 +61,8 @@ export class TilesView {
     this.scheduleRow = h(
       'div',
       { class: 'tile-schedule' },
-      field('Workgroups in flight ', this.inFlightSelect),
-      field('Stalled workgroup ', this.stallSelect),
+      field(t('tiles.inFlight'), this.inFlightSelect),
+      field(t('tiles.stalled'), this.stallSelect),
     );
     this.sources = h('p', { class: 'tile-sources', 'data-testid': 'tile-sources' });
     this.suggestion = h('p', { class: 'note tile-suggest', 'data-testid': 'tile-suggest', hidden: true });
@@ -69,6 +74,7 @@ export class TilesView {
     this.rows = h('div', { class: 'tile-rows' }, this.row, this.output, this.layer);
     this.diagram = h('div', { class: 'diagram tiles-diagram', 'data-testid': 'tiles-diagram' }, this.rows);
     this.why = h('p', { class: 'note why-one-pass', 'data-testid': 'tile-why' });
+    this.code = new CodeExcerpt({ t, testid: 'tiles-step-code' });
     this.resizeObserver = new ResizeObserver(() => this.drawArcs());
     this.resizeObserver.observe(this.diagram);
     this.element = h(
@@ -82,7 +88,9 @@ export class TilesView {
       this.text,
       this.diagram,
       this.why,
+      this.code.element,
       this.controls.shortcuts(),
+      exportButtons(t, [['tiles', t('export.tiles')]], (_, format) => this.onExport(format)),
     );
   }
 
@@ -119,9 +127,7 @@ export class TilesView {
     this.element.dataset.states = trace.source.states;
     this.scheduleRow.hidden = atomic;
     this.rows.classList.toggle('no-arcs', atomic);
-    this.why.textContent = atomic
-      ? 'Tile-atomic is one pass too, but for another reason: no tile needs to know what comes before it, because the global counter hands out output ranges in whatever order the tiles get there. That is why the order between tiles is lost; the look-back keeps it at the price of reading a few predecessors’ states.'
-      : 'Why one pass is enough: a tile needs only the totals of the tiles before it, and each tile publishes its own total (AGGREGATE) as soon as it has counted, long before it finishes; so a tile sums its predecessors’ totals back to the nearest finished prefix (INCLUSIVE) instead of waiting for a second pass over all the blocks. And if a predecessor’s workgroup never runs, the waiting tile counts that tile’s flags itself, so no tile depends on another making progress.';
+    this.why.textContent = this.t(atomic ? 'tiles.why.atomic' : 'tiles.why');
     if (!atomic) this.schedule = { inFlight: trace.chain.inFlight, stalled: trace.chain.stalled };
     this.inFlightSelect.value = String(this.schedule.inFlight);
     this.win = windowAt(trace, tile ?? this.win?.start ?? 0);
@@ -131,7 +137,7 @@ export class TilesView {
       Array.from({ length: windows }, (_, w) => {
         const a = w * WINDOW;
         const b = Math.min(tiles, a + WINDOW) - 1;
-        const flags = `flags ${grouped(trace.tiles.firstFlag[a])}–${grouped(trace.tiles.firstFlag[b] + trace.tiles.flags[b] - 1)}`;
+        const flags = this.t('tiles.flags', { first: trace.tiles.firstFlag[a], last: trace.tiles.firstFlag[b] + trace.tiles.flags[b] - 1 });
         return h('option', { value: a, selected: a === this.win.start, title: flags }, a === b ? String(a) : `${a}–${b}`);
       }),
     );
@@ -139,8 +145,9 @@ export class TilesView {
     this.suggestion.hidden = tiles > 1;
     replace(
       this.suggestion,
-      `This array fits in ${tiles === 1 ? 'a single tile' : 'no tile'} of ${grouped(trace.tileSize)} flags, so there is no look-back to see. `,
-      h('button', { type: 'button', 'data-testid': 'tile-suggest-button', onclick: () => this.onSuggest() }, 'Try 100 000 random flags (25 tiles)'),
+      this.t(tiles === 1 ? 'tiles.suggest.one' : 'tiles.suggest.none', { size: trace.tileSize }),
+      ' ',
+      h('button', { type: 'button', 'data-testid': 'tile-suggest-button', onclick: () => this.onSuggest() }, this.t('tiles.suggest', { n: 100_000, tiles: 25 })),
     );
     this.replan(step !== null ? step - 1 : this.controls.index);
   }
@@ -157,9 +164,9 @@ export class TilesView {
     const stalled = this.schedule.stalled;
     replace(
       this.stallSelect,
-      h('option', { value: '', selected: stalled === null }, 'none'),
-      Array.from({ length: this.win.end - this.win.start }, (_, k) => this.win.start + k).map((t) => h('option', { value: t, selected: t === stalled }, `tile ${t}`)),
-      stalled !== null && (stalled < this.win.start || stalled >= this.win.end) ? h('option', { value: stalled, selected: true }, `tile ${stalled}`) : null,
+      h('option', { value: '', selected: stalled === null }, this.t('tiles.stalled.none')),
+      Array.from({ length: this.win.end - this.win.start }, (_, k) => this.win.start + k).map((t) => h('option', { value: t, selected: t === stalled }, this.t('tiles.one', { t: String(t) }))),
+      stalled !== null && (stalled < this.win.start || stalled >= this.win.end) ? h('option', { value: stalled, selected: true }, this.t('tiles.one', { t: String(stalled) })) : null,
     );
     this.controls.set(this.steps.length, index);
     this.render();
@@ -167,11 +174,12 @@ export class TilesView {
 
   render() {
     if (!this.trace) return;
-    const view = tileStepView(this.trace, this.steps, this.controls.index, this.win);
+    const view = tileStepView(this.trace, this.steps, this.controls.index, this.win, this.t);
     this.view = view;
     this.controls.label.dataset.kind = view.step.kind;
     this.title.textContent = view.title;
-    this.text.textContent = view.text;
+    richText(this.text, view.text);
+    this.code.show(view.code, this.trace.method);
     this.renderSources(view.sources);
     replace(this.row, view.tiles.map((tile) => this.renderTile(tile, view)));
     this.output.hidden = !view.runs;
@@ -193,20 +201,20 @@ export class TilesView {
   renderSources(sources) {
     const gpu = this.trace.source.states === 'gpu';
     const atomic = this.trace.method === 'tile-atomic';
-    const tag = (kind) => h('span', { class: `src src-${kind}` }, SOURCE_NAMES[kind]);
-    const readBack = atomic
-      ? ' read back from the GPU after the run: the tile state words (all still INVALID: tile-atomic publishes none), the ticket count, where each tile’s run starts in the output, the indices, count and instanceCount. '
-      : ' read back from the GPU after the run: the final tile states (status and inclusive value), each tile’s exclusive prefix (the inclusive value before it), the ticket count, the indices, count and instanceCount. ';
+    const t = this.t;
+    const tag = (kind) => h('span', { class: `src src-${kind}` }, t(`tiles.src.${kind}`));
     replace(
       this.sources,
-      gpu ? [tag('gpu'), readBack] : [tag('cpu'), ' the CPU reference (no WebGPU): every number from the Rust mirror of the kernel. '],
-      gpu ? [tag('cpu'), ' counted on the CPU from the flags: each tile’s aggregate (the kernel keeps it in a register and overwrites the state that held it). '] : null,
-      atomic ? null : [tag('simulation'), ` the CPU’s simulation of one schedule (${this.schedule.inFlight} workgroups at once): which state each tile saw, and when. No GPU buffer records that.`],
+      gpu ? [tag('gpu'), ' ', t(atomic ? 'tiles.sources.gpuAtomic' : 'tiles.sources.gpu'), ' '] : [tag('cpu'), ' ', t('tiles.sources.cpuOnly'), ' '],
+      gpu ? [tag('cpu'), ' ', t('tiles.sources.cpu'), ' '] : null,
+      atomic ? null : [tag('simulation'), ' ', t('tiles.sources.simulation', { inFlight: this.schedule.inFlight })],
     );
     this.sources.dataset.states = sources.state;
   }
 
   renderTile(tile, view) {
+    const t = this.t;
+    const num = this.num;
     const value = (field, text, source) =>
       h('dd', { 'data-field': field, 'data-source': text === null ? null : source, 'data-value': text === null ? '' : String(text) }, text === null ? '–' : num(text));
     const status = tile.status.toUpperCase();
@@ -226,17 +234,17 @@ export class TilesView {
     );
     const read =
       tile.role === 'read'
-        ? h('p', { class: `tile-read seen-${tile.seen.replace(' ', '-')}`, 'data-testid': 'tile-read', 'data-seen': tile.seen, 'data-added': tile.added, 'data-running': tile.running, 'data-source': 'simulation' }, h('span', {}, `saw ${tile.seen === 'counted itself' ? 'nothing: counted itself' : tile.seen.toUpperCase()}`), h('span', {}, `+${num(tile.added)} → ${num(tile.running)}`))
+        ? h('p', { class: `tile-read seen-${tile.seen.replace(' ', '-')}`, 'data-testid': 'tile-read', 'data-seen': tile.seen, 'data-added': tile.added, 'data-running': tile.running, 'data-source': 'simulation' }, h('span', {}, tile.seen === 'counted itself' ? t('tiles.saw.counted') : t('tiles.saw', { state: tile.seen.toUpperCase() })), h('span', {}, `+${num(tile.added)} → ${num(tile.running)}`))
         : null;
     const claim =
       tile.role === 'claim'
-        ? h('p', { class: 'tile-read', 'data-testid': 'tile-claim', 'data-claim': tile.claim, 'data-source': view.sources.exclusive }, h('span', {}, `atomicAdd #${tile.claim}`), h('span', {}, `returned ${num(tile.exclusive)}`))
+        ? h('p', { class: 'tile-read', 'data-testid': 'tile-claim', 'data-claim': tile.claim, 'data-source': view.sources.exclusive }, h('span', {}, `atomicAdd #${tile.claim}`), h('span', {}, t('tiles.returned', { value: num(tile.exclusive) })))
         : null;
     const run = view.runs?.find((r) => r.t === tile.t);
     const out = run
-      ? h('p', { class: 'tile-run', 'data-testid': 'tile-run', 'data-exclusive': run.exclusive, 'data-inclusive': run.inclusive, 'data-first': run.first, 'data-last': run.last, 'data-source': view.sources.output }, h('span', {}, `slots ${num(run.exclusive)}–${num(run.inclusive - 1)}`), h('span', {}, `= ${num(run.first)} … ${num(run.last)}`))
+      ? h('p', { class: 'tile-run', 'data-testid': 'tile-run', 'data-exclusive': run.exclusive, 'data-inclusive': run.inclusive, 'data-first': run.first, 'data-last': run.last, 'data-source': view.sources.output }, h('span', {}, t('tiles.slots', { a: num(run.exclusive), b: num(run.inclusive - 1) })), h('span', {}, `= ${num(run.first)} … ${num(run.last)}`))
       : null;
-    const wave = tile.wave === null ? null : h('span', { class: 'tile-wave' }, tile.late ? `wave ${tile.wave}, stalled` : `wave ${tile.wave}`);
+    const wave = tile.wave === null ? null : h('span', { class: 'tile-wave' }, t(tile.late ? 'tiles.wave.stalled' : 'tiles.wave', { wave: String(tile.wave) }));
     return h(
       'div',
       {
@@ -245,17 +253,17 @@ export class TilesView {
         'data-tile': tile.t,
         'data-status': tile.status,
         'data-role': tile.role ?? '',
-        'aria-label': `tile ${tile.t}: ${status}${tile.value !== null ? ` ${tile.value}` : ''}`,
+        'aria-label': `${t('tiles.one', { t: String(tile.t) })}: ${status}${tile.value !== null ? ` ${tile.value}` : ''}`,
       },
-      h('div', { class: 'tile-head' }, h('strong', {}, `tile ${tile.t}`), wave),
-      h('div', { class: 'tile-flags' }, `flags ${num(tile.first)}–${num(tile.last)}`),
+      h('div', { class: 'tile-head' }, h('strong', {}, t('tiles.one', { t: String(tile.t) })), wave),
+      h('div', { class: 'tile-flags' }, t('tiles.flags', { first: num(tile.first), last: num(tile.last) })),
       bar,
       badge,
       h(
         'dl',
         {},
-        h('div', {}, h('dt', {}, 'aggregate'), value('aggregate', tile.aggregate, view.sources.aggregate)),
-        h('div', {}, h('dt', {}, this.trace.method === 'tile-atomic' ? 'start' : 'exclusive'), value('exclusive', tile.exclusive === layout.noSlot ? null : tile.exclusive, view.sources.exclusive)),
+        h('div', {}, h('dt', {}, t('tiles.dt.aggregate')), value('aggregate', tile.aggregate, view.sources.aggregate)),
+        h('div', {}, h('dt', {}, t(this.trace.method === 'tile-atomic' ? 'tiles.dt.start' : 'tiles.dt.exclusive')), value('exclusive', tile.exclusive === layout.noSlot ? null : tile.exclusive, view.sources.exclusive)),
       ),
       read,
       claim,
@@ -313,7 +321,7 @@ export class TilesView {
     const x = (slot) => left + ((slot - lo) / Math.max(1, hi - lo)) * span;
     const top = out.top - box.top + out.height * 0.4;
     const barHeight = out.height * 0.3;
-    const shapes = [svg('text', { class: 'tile-out-label', x: left, y: top + barHeight + 13 }, `output: indices[${grouped(lo)} … ${grouped(hi - 1)}]`)];
+    const shapes = [svg('text', { class: 'tile-out-label', x: left, y: top + barHeight + 13 }, this.t('tiles.output', { a: lo, b: hi - 1 }))];
     for (const run of runs) {
       const tile = this.row.querySelector(`.tile[data-tile="${run.t}"]`)?.getBoundingClientRect();
       const x1 = x(run.exclusive);

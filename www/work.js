@@ -2,7 +2,6 @@
 // URL it keeps in sync, and what a device loss changes. The base of
 // PlaygroundApp (app.js), which builds the panels these methods fill.
 
-import { grouped } from './dom.js';
 import { Engine } from './engine.js';
 import { layout, methodNames, isTileMethod } from './layout.js';
 import { ignoredMessage } from './state.js';
@@ -19,7 +18,7 @@ export class PlaygroundWork {
   // --------------------------------------------------------------- state --
   /** Flags from a preset; large ones show progress while the wasm side makes them. */
   async generate(preset) {
-    const done = this.status.progress(`Generating ${grouped(preset.n)} ${preset.name} flags…`, preset.n >= BIG ? 0 : 300);
+    const done = this.status.progress(this.t('work.generating', { n: preset.n, name: this.t(`presetName.${preset.name}`) }), preset.n >= BIG ? 0 : 300);
     try {
       if (preset.n >= BIG) await nextFrame();
       const flags = this.wasm.presetFlags(preset.name, preset.n, preset.density, preset.seed);
@@ -35,7 +34,7 @@ export class PlaygroundWork {
     try {
       made = await this.generate(preset);
     } catch (e) {
-      this.alert('input', `Could not make the ${preset.name} preset: ${e.message}`);
+      this.alert('input', this.t('work.presetFailed', { name: preset.name, error: e.message }));
       return;
     } finally {
       this.setBusy(-1);
@@ -75,6 +74,11 @@ export class PlaygroundWork {
     this.track(this.refresh({ traces: tiles || wasTile || this.traced !== this.flags, slots: method !== 'scan' && !tiles }));
   }
 
+  /** A state.js error (`{ key, params }`) or a plain message, in words. */
+  hashError(error) {
+    return typeof error === 'object' && error?.key ? this.t(`hash.${error.key}`, error.params) : String(error);
+  }
+
   updateUrl() {
     if (!this.url || !this.wasm || this.destroyed) return;
     this.url.write(this.currentView());
@@ -84,12 +88,12 @@ export class PlaygroundWork {
     if (!this.engine) return;
     const { state, flags, error, ignored } = this.url.read();
     if (error) {
-      this.alert('hash', `The link's state is malformed (${error}); the page keeps what it showed.`);
+      this.alert('hash', this.t('work.hashMalformed', { error: this.hashError(error) }));
       this.updateUrl();
       return;
     }
     this.clearAlert('hash');
-    const message = ignoredMessage(ignored);
+    const message = ignoredMessage(ignored, this.t);
     if (message) this.alert('hash', message);
     // A link that names no flags keeps the ones shown.
     const made = flags ? { flags, preset: null } : state.preset ? await this.generate(state.preset) : { flags: this.flags, preset: this.preset };
@@ -128,13 +132,17 @@ export class PlaygroundWork {
     const generation = ++this.generation;
     const { flags, method, engine } = this;
     const n = flags.length;
-    const where = engine.backend === 'gpu' ? 'the GPU' : 'the CPU reference';
-    const done = this.status.progress(`Running ${method} on ${grouped(n)} flags on ${where}…`, n >= BIG ? 0 : 250);
+    const done = this.status.progress(this.t(engine.backend === 'gpu' ? 'work.running.gpu' : 'work.running.cpu', { method, n }), n >= BIG ? 0 : 250);
     this.setBusy(+1);
     try {
       if (n >= BIG) await nextFrame(); // paint the progress before the upload
       const result = await this.withFlags(engine, async (pg) => {
         if (generation !== this.generation) return null;
+        // A first run would count its pipelines' compilation (seconds on a
+        // software adapter) as its own time: compile first, timed apart.
+        if (!engine.compiled.has(method) && pg.backend === 'gpu') done.set(this.t('work.compilingMethod', { method }));
+        await engine.compileIn(pg, method);
+        done.set(this.t(engine.backend === 'gpu' ? 'work.running.gpu' : 'work.running.cpu', { method, n }));
         const t0 = performance.now();
         const r = await pg.run(method);
         r.ms = performance.now() - t0;
@@ -157,7 +165,7 @@ export class PlaygroundWork {
 
   failed(e) {
     if (e?.kind === 'too-large') {
-      this.alert('gpu-run', `${e.message}. The flags were not changed on the device; pick a smaller size.`);
+      this.alert('gpu-run', this.t('work.tooLarge', { error: e.message }));
       if (this.uploaded && this.uploaded.flags !== this.flags) {
         this.flags = this.uploaded.flags;
         this.preset = null;
@@ -166,7 +174,7 @@ export class PlaygroundWork {
         this.changed('too-large');
       }
     } else {
-      this.alert('gpu-run', `The run failed: ${e?.message ?? e}`);
+      this.alert('gpu-run', this.t('work.runFailed', { error: e?.message ?? e }));
     }
   }
 
@@ -198,7 +206,7 @@ export class PlaygroundWork {
         pg.setFlags(window);
         return pg.scanTrace();
       });
-      note = `The array has ${grouped(flags.length)} flags; the stepper traces its first ${grouped(max)} (${max / layout.block} blocks) so that every arrow stays readable. Inside each block the steps are exactly those of the full run; the level above and the offsets are those of this ${grouped(max)}-flag window. The result above is the full run's.`;
+      note = this.t('work.traceWindow', { n: flags.length, max, blocks: max / layout.block });
     }
     if (!trace || generation !== this.generation) return;
     this.traced = flags;
@@ -224,7 +232,7 @@ export class PlaygroundWork {
       this.pendingTile = null;
       this.stepChanged();
     } catch (e) {
-      if (generation === this.generation) this.alert('gpu-run', `The tile trace failed: ${e?.message ?? e}`);
+      if (generation === this.generation) this.alert('gpu-run', this.t('work.tileTraceFailed', { error: e?.message ?? e }));
     }
   }
 
@@ -233,14 +241,14 @@ export class PlaygroundWork {
     const flags = this.flags;
     const max = layout.maxTraceFlags;
     if (flags.length > max) {
-      this.atomicView.showSlots(null, flags, `Slots are listed for arrays up to ${grouped(max)} flags; “Run ×R” below works on all ${grouped(flags.length)}.`);
+      this.atomicView.showSlots(null, flags, this.t('work.slotsTooMany', { max, n: flags.length }));
       return;
     }
     try {
       const trace = await this.withFlags(this.engine, (pg) => (generation === this.generation ? pg.atomicTrace(method) : null));
       if (trace && generation === this.generation) this.atomicView.showSlots(trace, flags);
     } catch (e) {
-      if (generation === this.generation) this.alert('gpu-run', `The atomic trace failed: ${e?.message ?? e}`);
+      if (generation === this.generation) this.alert('gpu-run', this.t('work.atomicTraceFailed', { error: e?.message ?? e }));
     }
   }
 
@@ -255,12 +263,15 @@ export class PlaygroundWork {
     const results = methods.map((method) => ({ method, runs: [] }));
     this.atomicView.setBusy(true);
     this.setBusy(+1);
-    const done = this.status.progress(`Repeating each method ${runs} times…`, 0);
+    const done = this.status.progress(this.t('work.repeating', { runs }), 0, { near: this.atomicView.progress });
     try {
       for (let k = 0; k < runs && !this.destroyed; k++) {
-        done.set(`Run ${k + 1} of ${runs} of ${methods.join(', ')} on ${grouped(this.flags.length)} flags…`);
+        done.set(this.t('work.repeatRun', { k: k + 1, runs, methods: methods.join(', '), n: this.flags.length }));
         for (const entry of results) {
-          const r = await this.withFlags(engine, (pg) => pg.run(entry.method));
+          const r = await this.withFlags(engine, async (pg) => {
+            await engine.compileIn(pg, entry.method);
+            return pg.run(entry.method);
+          });
           entry.runs.push({ indices: r.indices, hash: r.hash });
         }
       }
@@ -272,7 +283,7 @@ export class PlaygroundWork {
         this.showResult(r);
       }
     } catch (e) {
-      if (!this.destroyed) this.alert('gpu-run', `Repeating failed: ${e?.message ?? e}`);
+      if (!this.destroyed) this.alert('gpu-run', this.t('work.repeatFailed', { error: e?.message ?? e }));
     } finally {
       done();
       this.atomicView.setBusy(false);
@@ -284,7 +295,7 @@ export class PlaygroundWork {
   onGpuEvent(kind, message) {
     if (this.destroyed) return;
     if (kind !== 'device-lost') {
-      this.alert('gpu', `GPU error: ${message}`);
+      this.alert('gpu', this.t('work.gpuError', { error: message }));
       return;
     }
     if (!this.engine || this.engine.backend !== 'gpu') return;
@@ -310,8 +321,8 @@ export class PlaygroundWork {
 
   /** The loss, the CPU reference meanwhile, the next try and a button to try now. */
   sayLost(next = this.retryDelay) {
-    const retry = { label: 'Retry on the GPU', testid: 'retry-gpu', onclick: () => this.scheduleGpu(0) };
-    this.alert('device-lost', `The GPU device was lost (${this.lostMessage}). Your flags are kept and the CPU reference answers meanwhile; the next try to get the GPU back is in ${Math.round(next / 1000)} s.`, [retry]);
+    const retry = { label: this.t('work.retry'), testid: 'retry-gpu', onclick: () => this.scheduleGpu(0) };
+    this.alert('device-lost', this.t('work.lost', { error: this.lostMessage, seconds: Math.round(next / 1000) }), [retry]);
   }
 
   scheduleGpu(delay) {

@@ -42,12 +42,15 @@ impl Grid {
         }
     }
 
-    /// `fit`'s cells, in draw order: instance i at cell i, `groups` materials.
-    pub fn draw_order(flags: u32, groups: u32, width: u32, height: u32) -> Self {
+    /// Cells for `instances` draws (the visible flags of `flags`), in draw
+    /// order: instance i at cell i, coloured by which of `groups` materials its
+    /// object belongs to.
+    pub fn draw_order(flags: u32, instances: u32, groups: u32, width: u32, height: u32) -> Self {
         Self {
+            flags,
             mode: DRAW_ORDER,
             groups,
-            ..Self::fit(flags, width, height)
+            ..Self::fit(instances.max(1), width, height)
         }
     }
 }

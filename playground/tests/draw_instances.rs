@@ -84,7 +84,8 @@ fn draw_order_paints_the_first_instance_count_cells() {
     let flags = flags::random(64, 0.5, 3);
     let visible = flags.iter().filter(|&&f| f != 0).count();
     for method in Method::ALL {
-        let got = painted(&flags, method, |n, w, h| Grid::draw_order(n, 4, w, h));
+        // A grid of n cells (not fitted to the visible count) to see where the draw stops.
+        let got = painted(&flags, method, |n, w, h| Grid::draw_order(n, n, 4, w, h));
         let want: Vec<bool> = (0..flags.len()).map(|cell| cell < visible).collect();
         assert_eq!(got, want, "{method}");
     }

@@ -90,7 +90,8 @@ async fn run_gpu_unscoped(
             }),
         ),
         Draw::Order { image, groups } => {
-            let grid = Grid::draw_order(n, groups, image.width(), image.height());
+            let visible = flags.iter().filter(|&&f| wgpu_compaction::is_visible(f)).count();
+            let grid = Grid::draw_order(n, visible as u32, groups, image.width(), image.height());
             (None, Some((image, grid)))
         }
     };
