@@ -115,3 +115,22 @@ export function testFlags(n, density, seed) {
   };
   return Array.from({ length: n }, () => (next() < density ? 1 : 0));
 }
+
+/** The order scene's material of `object`: groups of ceil(n / groups) consecutive objects. */
+export function material(object, n, groups) {
+  return Math.floor(object / Math.ceil(n / groups));
+}
+
+/** Adjacent draws of different materials, counted directly. */
+export function materialChanges(order, n, groups) {
+  let changes = 0;
+  for (let k = 1; k < order.length; k++) if (material(order[k], n, groups) !== material(order[k - 1], n, groups)) changes++;
+  return changes;
+}
+
+/** Pairs drawn out of front-to-back order, by brute force (O(n²)). */
+export function depthInversions(order) {
+  let count = 0;
+  for (let a = 0; a < order.length; a++) for (let b = a + 1; b < order.length; b++) if (order[a] > order[b]) count++;
+  return count;
+}

@@ -435,7 +435,7 @@ test('large arrays: a density strip instead of cells, the full run, a readable s
     assert.equal(r.hash, fnv1a(expected));
     assert.match(await page.$eval('[data-testid="result-more"]', (e) => e.textContent), /more/);
     // The stepper traces a window: the first 8192 flags, one chosen block at a time.
-    assert.match(await page.$eval('[data-testid="stepper-note"]', (e) => e.textContent), /first 8\u2009192/);
+    assert.match(await page.$eval('[data-testid="stepper-note"]', (e) => e.textContent), /first 8,192/);
     await page.selectOption('[data-testid="block-select"]', '5');
     await scrubTo(page, 5);
     const levels = scanLevels(flags.slice(0, 8192));
@@ -466,7 +466,7 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
     await page.click('[data-testid="preset-clustered"]');
     await idle(page);
     const seen = await page.evaluate(() => window.progressSeen);
-    assert.ok(seen.some((label) => /Running scan on 1\u2009048\u2009576 flags on the GPU/.test(label)), `progress labels: ${JSON.stringify(seen)}`);
+    assert.ok(seen.some((label) => /Running scan on 1,048,576 flags on the GPU/.test(label)), `progress labels: ${JSON.stringify(seen)}`);
     assert.equal(await page.isHidden('[data-testid="progress"]'), true, 'progress hides when done');
     const r = await results(page);
     assert.equal(r.backend, 'gpu');

@@ -81,7 +81,7 @@ export function history(frames, n, blend = BLEND) {
     let changed = 0;
     for (let k = 0; k < count; k++) {
       if (frames[f][k] !== frames[f - 1][k]) changed++;
-      h[k] = (1 - blend) * h[k] + blend * colourOf(frames[f][k], n);
+      h[k] += blend * (colourOf(frames[f][k], n) - h[k]);
     }
     changedSum += count ? changed / count : 0;
   }

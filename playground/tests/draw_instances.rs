@@ -20,7 +20,7 @@ fn compactor() -> &'static Compactor {
 }
 
 fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
-    painted(flags, method, |n, w, h| Grid::fit(n, w, h))
+    painted(flags, method, Grid::fit)
 }
 
 /// Which of the `flags.len()` cells of a one-row image the draw painted.

@@ -90,7 +90,10 @@ async fn run_gpu_unscoped(
             }),
         ),
         Draw::Order { image, groups } => {
-            let visible = flags.iter().filter(|&&f| wgpu_compaction::is_visible(f)).count();
+            let visible = flags
+                .iter()
+                .filter(|&&f| wgpu_compaction::is_visible(f))
+                .count();
             let grid = Grid::draw_order(n, visible as u32, groups, image.width(), image.height());
             (None, Some((image, grid)))
         }

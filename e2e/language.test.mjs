@@ -1,0 +1,135 @@
+// Spanish and English: every message has both, the switch rebuilds the
+// playground in the other language and leaves no English message behind,
+// the browser's language is the default, the element's `lang` wins over it,
+// and numbers follow the language.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, startServer } from './browser.mjs';
+import { TEST_TIMEOUT, READY_MS, ready, idle, openPlayground, pageErrors } from './helpers.mjs';
+import { en } from '../www/messages/en.js';
+import { es } from '../www/messages/es.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
+  browser = await launchBrowser({ webgpu: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.server.closeAllConnections();
+  await new Promise((resolve) => server?.server.close(resolve));
+});
+
+/** Every text the playground shows (titles, labels and placeholders too), but code: WGSL is WGSL in any language. */
+function shownText(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('compaction-playground').shadowRoot;
+    const parts = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) if (!walker.currentNode.parentElement.closest('pre, code')) parts.push(walker.currentNode.data);
+    for (const el of root.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      for (const a of ['title', 'aria-label', 'placeholder']) if (el.hasAttribute(a)) parts.push(el.getAttribute(a));
+    }
+    return parts.join('\n');
+  });
+}
+
+/** The English words of every message that Spanish says otherwise: its literal pieces of 12+ characters. */
+function englishFragments() {
+  const fragments = [];
+  for (const [key, text] of Object.entries(en)) {
+    if (es[key] === text) continue;
+    for (const piece of text.split(/\{\w+\}|`[^`]*`/)) {
+      const p = piece.trim();
+      if (p.length >= 12 && /[a-z]{3}/.test(p) && !es[key].includes(p)) fragments.push({ key, text: p });
+    }
+  }
+  return fragments;
+}
+
+test('the two message tables have the same keys and the same placeholders', () => {
+  assert.deepEqual(Object.keys(es).sort(), Object.keys(en).sort());
+  const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const key of Object.keys(en)) assert.deepEqual(holes(es[key]), holes(en[key]), key);
+});
+
+test('switching to Spanish rebuilds the playground in Spanish: no English message is left, the state is kept', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(browser, server.url);
+  try {
+    await page.fill('[data-testid="size"]', '20000');
+    await page.click('[data-testid="preset-random"]');
+    await idle(page);
+    await page.check('[data-testid="method-lookback"]');
+    await idle(page);
+    assert.equal(await page.$eval('compaction-playground', (e) => e.shadowRoot.querySelector('.pg').lang), 'en');
+    const before = await page.$eval('compaction-playground', (e) => e.result);
+    await page.selectOption('[data-testid="lang-select"]', 'es');
+    await ready(page);
+    assert.equal(await page.$eval('compaction-playground', (e) => e.shadowRoot.querySelector('.pg').lang), 'es');
+    assert.deepEqual(await page.$eval('compaction-playground', (e) => e.result), before, 'the same flags and method, run again');
+    // Every step of the tile view, and the scan stepper's, in Spanish.
+    const fragments = englishFragments();
+    const check = async (where) => {
+      const text = await shownText(page);
+      const left = fragments.filter((f) => text.includes(f.text));
+      assert.deepEqual(left, [], `English left in Spanish (${where})`);
+    };
+    await check('start');
+    assert.match(await page.textContent('[data-testid="backend"]'), /En la GPU/);
+    for (let k = 0; k < 14 && (await page.isEnabled('[data-testid="tiles-step-forward"]')); k++) {
+      await page.click('[data-testid="tiles-step-forward"]');
+      await check(`tile step ${k + 2}`);
+    }
+    await page.check('[data-testid="method-scan"]');
+    await idle(page);
+    for (const step of [1, 2, 10, 11, 12, 20, 30]) {
+      await page.$eval('[data-testid="scrubber"]', (el, v) => {
+        el.value = String(v);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, step);
+      await check(`scan step ${step}`);
+    }
+    // Numbers for the language: 100 000 flags are "100.000" in Spanish.
+    await page.fill('[data-testid="size"]', '100000');
+    await page.click('[data-testid="preset-random"]');
+    await idle(page);
+    assert.match(await page.textContent('[data-testid="flag-summary"]'), /^100\.000 flags, [\d.]+ visibles/);
+    await page.click('[data-testid="repeat-run"]');
+    await idle(page);
+    await check('after Run ×8');
+    // And back.
+    await page.selectOption('[data-testid="lang-select"]', 'en');
+    await ready(page);
+    assert.match(await page.textContent('[data-testid="flag-summary"]'), /^100,000 flags/);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the browser’s language is the default; the element’s lang attribute and changes to it win', { timeout: TEST_TIMEOUT }, async () => {
+  const page = await browser.newPage({ locale: 'es-ES' });
+  page.setDefaultTimeout(READY_MS);
+  try {
+    await page.goto(`${server.url}e2e/fixtures/embed.html`);
+    await ready(page);
+    const langs = () => page.$$eval('compaction-playground', (els) => els.map((e) => e.shadowRoot.querySelector('.pg').lang));
+    const first = await langs();
+    assert.ok(first.length >= 1);
+    assert.ok(first.every((l) => l === 'es'), JSON.stringify(first));
+    await page.$eval('compaction-playground', (e) => e.setAttribute('lang', 'en'));
+    await ready(page);
+    assert.equal((await langs())[0], 'en');
+    assert.match(await page.$eval('compaction-playground', (e) => e.shadowRoot.querySelector('[data-testid="backend"]').textContent), /Running on the GPU/);
+    await page.$eval('compaction-playground', (e) => e.setAttribute('lang', 'es-MX'));
+    await ready(page);
+    assert.equal((await langs())[0], 'es');
+  } finally {
+    await page.close();
+  }
+});
