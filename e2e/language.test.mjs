@@ -81,6 +81,10 @@ test('switching to Spanish rebuilds the playground in Spanish: no English messag
     };
     await check('start');
     assert.match(await page.textContent('[data-testid="backend"]'), /En la GPU/);
+    // The page around it follows.
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+    assert.match(await page.textContent('h1'), /^Compactar los visibles/);
+    assert.match(await page.textContent('[data-testid="copy-embed"]'), /^Copiar/);
     for (let k = 0; k < 14 && (await page.isEnabled('[data-testid="tiles-step-forward"]')); k++) {
       await page.click('[data-testid="tiles-step-forward"]');
       await check(`tile step ${k + 2}`);

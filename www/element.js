@@ -77,6 +77,12 @@ export class CompactionPlaygroundElement extends Base {
       setState: (name, on) => this.setState(name, on),
     });
     this.app.ready.then(() => this.applyTheme());
+    this.dispatchEvent(new CustomEvent('langchange', { detail: { lang }, bubbles: true, composed: true }));
+  }
+
+  /** The language shown (`en`, `es`), or null before the element is on a page. */
+  get language() {
+    return this.wrapper?.lang || null;
   }
 
   /**
