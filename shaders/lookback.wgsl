@@ -8,6 +8,8 @@
 // number of visible flags before the tile, publishes its inclusive prefix and
 // writes its indices two rows at a time, compacted in shared memory first and
 // written as one consecutive run. No second dispatch, and the flags are read once.
+// On large arrays a workgroup of `lookback` or `lookback_bits` takes two tiles and
+// publishes both counts before its first look-back (PAIRED_FROM_TILES).
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
 // for (Apple and ARM GPUs do not promise it). So a workgroup that has waited
@@ -53,6 +55,12 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
+// From this capacity (in tiles) each look-back workgroup takes two tiles: it loads
+// both and publishes both counts before it looks back for the first. That look-back
+// then starts one tile's load later, by when its predecessors have published, so
+// the workgroup loads instead of polling (BENCHMARKS.md v18). Under it, one tile
+// each: pairs halve the workgroups, and small arrays need them all.
+override PAIRED_FROM_TILES : u32 = 16384u;
 
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
 // bit words), as u32 for the tail and for short arrays.
@@ -106,14 +114,15 @@ struct Ticket {
   parity : u32,
 }
 
-// Tiles are numbered in the order workgroups start (not by workgroup_id), so a
-// tile only ever waits for tiles that have already started. The counter runs over
-// two runs (0 .. 2·launched) and the last workgroup of every second run winds it
-// back: all tickets of that run are taken by then, and the next run is a later
-// dispatch. The run's parity rotates the state codes.
-fn take_ticket(li : u32, groups : vec3<u32>) -> Ticket {
+// Tiles are numbered in the order workgroups take them (not by workgroup_id), so
+// a tile only ever waits for tiles that have already started. Each workgroup takes
+// `per_group` tickets. The counter runs over two runs (0 .. 2·launched) and the
+// last ticket of every second run winds it back: all tickets of that run are taken
+// by then, and the next run is a later dispatch. The run's parity rotates the
+// state codes.
+fn take_ticket(li : u32, groups : vec3<u32>, per_group : u32) -> Ticket {
+  let launched = groups.x * groups.y * per_group;
   if (li == 0u) {
-    let launched = groups.x * groups.y;
     let ticket = atomicAdd(&tile_states[0], 1u);
     if (ticket == 2u * launched - 1u) {
       atomicSub(&tile_states[0], 2u * launched);
@@ -121,7 +130,6 @@ fn take_ticket(li : u32, groups : vec3<u32>) -> Ticket {
     shared_ticket = ticket;
   }
   let ticket = workgroupUniformLoad(&shared_ticket);
-  let launched = groups.x * groups.y;
   let parity = select(0u, 1u, ticket >= launched);
   return Ticket(ticket - parity * launched, parity);
 }
@@ -433,6 +441,45 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
   stats_leave(li);
 }
 
+// A tile of a pair: its count by a reduction, published at once (its scan waits
+// until after the look-back, so that two tiles' scans are not live together).
+fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
+  let total = workgroup_scan(li, vec4<u32>(countOneBits(nibbles), 0u, 0u, 0u)).total.x;
+  if (ticket.tile < tiles && li == 0u) {
+    let status = select(AGGREGATE, INCLUSIVE, ticket.tile == 0u);
+    atomicStore(&tile_states[1u + ticket.tile], encode_state(status, total, ticket.parity));
+  }
+  return total;
+}
+
+// A tile of a pair once both counts are published: look back, scan, write. `bits`:
+// as in `look_back_tile`.
+fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32, tiles : u32,
+                 bits : bool) {
+  if (ticket.tile >= tiles) {
+    skip_tile(li, ticket, tiles);
+    return;
+  }
+  stats_enter(li);
+  if (li == 0u) {
+    look_remaining = ticket.tile;
+    look_exclusive = 0u;
+  }
+  while (look_back(li, ticket.parity)) {
+    let blocked = blocked_tile();
+    var part : u32;
+    if (bits) {
+      part = count_bits(blocked, li, n);
+    } else {
+      part = count_flags(blocked, li, n);
+    }
+    count_past_blocked(li, part);
+  }
+  let base = finish_look_back(li, ticket, total, tiles);
+  write_rows(ticket.tile, li, nibbles, scan_rows(li, nibbles), base);
+  stats_leave(li);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn lookback(
   @builtin(local_invocation_index) li : u32,
@@ -440,7 +487,19 @@ fn lookback(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
+  let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
+  if (capacity_tiles >= PAIRED_FROM_TILES) {
+    let first = take_ticket(li, groups, 2u);
+    let first_nibbles = tile_nibbles(first.tile, li, n);
+    let first_total = publish_count(li, first, first_nibbles, tiles);
+    let second = take_ticket(li, groups, 2u);
+    let second_nibbles = tile_nibbles(second.tile, li, n);
+    let second_total = publish_count(li, second, second_nibbles, tiles);
+    finish_paired(li, first, first_nibbles, first_total, n, tiles, false);
+    finish_paired(li, second, second_nibbles, second_total, n, tiles, false);
+    return;
+  }
+  let ticket = take_ticket(li, groups, 1u);
   let nibbles = tile_nibbles(ticket.tile, li, n);
   // Workgroups past the last tile (the 2-D grid rounds up, or the live length
   // is under the capacity) only took a ticket.
@@ -458,7 +517,21 @@ fn lookback_bits(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
+  let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
+  if (capacity_tiles >= PAIRED_FROM_TILES) {
+    // `bits_nibbles` reuses tile_words: publish_count's barriers order the first
+    // tile's reads before the second tile's writes.
+    let first = take_ticket(li, groups, 2u);
+    let first_nibbles = bits_nibbles(first.tile, li, n);
+    let first_total = publish_count(li, first, first_nibbles, tiles);
+    let second = take_ticket(li, groups, 2u);
+    let second_nibbles = bits_nibbles(second.tile, li, n);
+    let second_total = publish_count(li, second, second_nibbles, tiles);
+    finish_paired(li, first, first_nibbles, first_total, n, tiles, true);
+    finish_paired(li, second, second_nibbles, second_total, n, tiles, true);
+    return;
+  }
+  let ticket = take_ticket(li, groups, 1u);
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);
     return;
@@ -473,7 +546,7 @@ fn tile_atomic(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let ticket = take_ticket(li, groups);
+  let ticket = take_ticket(li, groups, 1u);
   let nibbles = tile_nibbles(ticket.tile, li, n);
   if (ticket.tile >= tiles) {
     return;

@@ -29,6 +29,8 @@ fn record_stats() {
     atomicAdd(&tile_states[at + 1u], stat_counts.y);
     atomicAdd(&tile_states[at + 2u], stat_counts.z);
     atomicAdd(&tile_states[at + 3u], 1u);
+    // A workgroup of `lookback` may finish two tiles.
+    stat_counts = vec4<u32>(0u);
   }
 }
 

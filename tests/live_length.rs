@@ -6,9 +6,20 @@
 mod common;
 
 use common::{compactor, expected_indices};
-use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
+use wgpu_compaction::{cpu, Compactor, DrawArgs, LookbackOptions, Method};
 
 const CAPACITY: usize = 20_000;
+
+/// A compactor whose look-back kernels take two tiles a workgroup from the first tile
+/// (as it does on large arrays), on the shared device.
+fn paired_compactor() -> Compactor {
+    let shared = compactor();
+    let options = LookbackOptions {
+        paired_from_tiles: 1,
+        ..LookbackOptions::default()
+    };
+    Compactor::with_options(shared.device(), shared.queue(), options)
+}
 
 /// A frame's live length: the edges first, then a seeded walk.
 fn length(frame: usize, rng: &mut wgpu_compaction::cpu::inputs::XorShift64) -> usize {
@@ -21,7 +32,16 @@ fn length(frame: usize, rng: &mut wgpu_compaction::cpu::inputs::XorShift64) -> u
 
 #[test]
 fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
-    let compactor = compactor();
+    let paired = paired_compactor();
+    for (compactor, methods) in [
+        (compactor(), Method::ALL.to_vec()),
+        (&paired, vec![Method::Lookback, Method::LookbackBits]),
+    ] {
+        follow_the_live_length(compactor, &methods);
+    }
+}
+
+fn follow_the_live_length(compactor: &Compactor, methods: &[Method]) {
     let device = compactor.device();
     let queue = compactor.queue();
     let flags = common::random(CAPACITY, 0.5, 5);
@@ -35,7 +55,7 @@ fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
             | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    for method in Method::ALL {
+    for &method in methods {
         let compaction = compactor
             .prepare(&buffer, CAPACITY as u64, method, 6)
             .expect("prepare");
@@ -91,13 +111,22 @@ fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
 /// shows when a tile reads its predecessor before the predecessor writes.
 #[test]
 fn look_back_tiles_past_the_live_length_still_rewrite_their_states() {
-    let compactor = compactor();
+    let paired = paired_compactor();
+    for (compactor, methods) in [
+        (compactor(), vec![Method::Lookback, Method::LookbackBits]),
+        (&paired, vec![Method::Lookback, Method::LookbackBits]),
+    ] {
+        rewrite_states(compactor, &methods);
+    }
+}
+
+fn rewrite_states(compactor: &Compactor, methods: &[Method]) {
     let tile = wgpu_compaction::layout::TILE;
     let capacity = 10 * tile;
     let buffer = compactor
         .upload(&common::random(capacity, 0.5, 3))
         .expect("upload");
-    for method in [Method::Lookback, Method::LookbackBits] {
+    for &method in methods {
         let compaction = compactor
             .prepare(&buffer, capacity as u64, method, 6)
             .expect("prepare");

@@ -1,8 +1,9 @@
 //! The single-pass look-back methods (`lookback`, `lookback-bits`, `tile-atomic`)
 //! and `pack_bits` against their CPU mirrors: every edge size and density, flags
 //! other than 0/1, exact order, bit-identical runs, indirect arguments written on
-//! the GPU; built with subgroups (when the adapter has them) and without, and with
-//! the fallback forced on every predecessor.
+//! the GPU; built with subgroups (when the adapter has them) and without, with
+//! the look-back's two tiles a workgroup from every size, and with the fallback forced
+//! on every predecessor.
 
 mod common;
 
@@ -16,8 +17,9 @@ use wgpu_compaction::{
 
 /// The ways the look-back kernels are built, on one device.
 struct Variants {
-    /// (name, compactor): with subgroups when the adapter has them, portable, and
-    /// both again with every published state ignored (the fallback path).
+    /// (name, compactor): with subgroups when the adapter has them, portable, both
+    /// with the look-back in pairs of tiles from the first tile ("-paired"), and all
+    /// again with every published state ignored (the fallback path).
     compactors: Vec<(&'static str, Compactor)>,
 }
 
@@ -30,21 +32,33 @@ fn variants() -> &'static Variants {
             "adapter: {:?}, SUBGROUP: {has_subgroups}",
             adapter.get_info().name
         );
-        let build = |subgroups, stress_fallback| {
+        let build = |subgroups, paired, stress_fallback| {
+            let defaults = LookbackOptions::default();
             let options = LookbackOptions {
                 subgroups,
                 stress_fallback,
-                ..LookbackOptions::default()
+                paired_from_tiles: if paired {
+                    1
+                } else {
+                    defaults.paired_from_tiles
+                },
+                ..defaults
             };
             Compactor::with_options(&device, &queue, options)
         };
-        let mut compactors = vec![("portable", build(false, false))];
+        let mut compactors = vec![
+            ("portable", build(false, false, false)),
+            ("portable-paired", build(false, true, false)),
+        ];
         if has_subgroups {
-            compactors.push(("subgroups", build(true, false)));
+            compactors.push(("subgroups", build(true, false, false)));
+            compactors.push(("subgroups-paired", build(true, true, false)));
         }
-        compactors.push(("portable-fallback", build(false, true)));
+        compactors.push(("portable-fallback", build(false, false, true)));
+        compactors.push(("portable-paired-fallback", build(false, true, true)));
         if has_subgroups {
-            compactors.push(("subgroups-fallback", build(true, true)));
+            compactors.push(("subgroups-fallback", build(true, false, true)));
+            compactors.push(("subgroups-paired-fallback", build(true, true, true)));
         }
         for (name, compactor) in &compactors {
             assert_eq!(
@@ -182,6 +196,10 @@ fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
 
 fn sweep(method: Method, bits_input: bool) {
     for (variant, compactor) in regular() {
+        // Pairs change the look-back methods alone.
+        if variant.contains("paired") && method == Method::TileAtomic {
+            continue;
+        }
         for &n in &SIZES {
             for &density in &DENSITIES {
                 let flags = common::random(n, density, n as u64 ^ density.to_bits());

@@ -428,10 +428,18 @@ impl<'c, 'd> Builder<'c, 'd> {
             if kernel != KernelId::TileAtomic {
                 bindings.push(words(&indirect, self.out.draw.words()));
             }
+            // The look-back kernels take two tiles a workgroup from this capacity
+            // (the kernel decides the same from its bindings' length).
+            let paired = self.compactor.pipelines.options().paired_from_tiles;
+            let groups = if kernel != KernelId::TileAtomic && tiles >= u64::from(paired) {
+                tiles.div_ceil(2)
+            } else {
+                tiles
+            };
             self.push(
                 kernel,
                 &bindings,
-                tiles * crate::layout::LOOKBACK_WORKGROUP as u64,
+                groups * crate::layout::LOOKBACK_WORKGROUP as u64,
             );
         }
         self.out.tile_states = Some(tile_states);

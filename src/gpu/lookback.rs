@@ -6,7 +6,7 @@
 //! `shaders/lookback_stats.wgsl`.
 
 use super::kernel::{shader_module, Kernel};
-use crate::layout::{LOOKBACK_WORKGROUP, SPIN_LIMIT};
+use crate::layout::{LOOKBACK_WORKGROUP, PAIRED_FROM_TILES, SPIN_LIMIT};
 
 pub(crate) const KERNELS: &str = include_str!("../../shaders/lookback.wgsl");
 pub(crate) const PORTABLE: &str = include_str!("../../shaders/lookback_portable.wgsl");
@@ -30,6 +30,10 @@ pub struct LookbackOptions {
     /// Tests only: ignore every published tile state, so that each tile counts all
     /// its predecessors itself (the fallback path, made deterministic).
     pub stress_fallback: bool,
+    /// The capacity in tiles (4096 flags each) from which every workgroup of
+    /// [`crate::Method::Lookback`] and [`crate::Method::LookbackBits`] takes two tiles (default 16384, 2^26 flags); lower it to test
+    /// that schedule on small arrays.
+    pub paired_from_tiles: u32,
     /// Measurement only: count look-back events in [`STAT_WORDS`] words after the
     /// tile states (see [`crate::Compaction::tile_states`]).
     pub stats: bool,
@@ -48,6 +52,7 @@ impl Default for LookbackOptions {
             subgroups: true,
             spin_limit: SPIN_LIMIT,
             stress_fallback: false,
+            paired_from_tiles: PAIRED_FROM_TILES,
             stats: false,
             runtime_checks: true,
             source: None,
@@ -103,7 +108,7 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 4] {
 }
 
 /// The pipeline-overridable constants every look-back pipeline is built with.
-pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
+pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 4] {
     [
         ("SPIN_LIMIT", f64::from(options.spin_limit)),
         (
@@ -111,6 +116,7 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
             f64::from(u8::from(options.stress_fallback)),
         ),
         ("STATS", f64::from(u8::from(options.stats))),
+        ("PAIRED_FROM_TILES", f64::from(options.paired_from_tiles)),
     ]
 }
 

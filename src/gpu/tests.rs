@@ -12,7 +12,8 @@ use super::{
 use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
 use crate::compactor::pipelines::KernelId;
 use crate::layout::{
-    ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP, STEPS, TILE,
+    ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP,
+    PAIRED_FROM_TILES, SPIN_LIMIT, STEPS, TILE,
 };
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
@@ -186,6 +187,10 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
     assert!(lookback::KERNELS.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
     assert!(lookback::KERNELS.contains("const ROWS : u32 = 8u;"));
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
+    assert!(lookback::KERNELS.contains(&format!(
+        "override PAIRED_FROM_TILES : u32 = {PAIRED_FROM_TILES}u;"
+    )));
+    assert!(lookback::KERNELS.contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
     assert!(lookback::STATS.contains(&format!(
         "const STAT_WORDS : u32 = {}u;",
         lookback::STAT_WORDS

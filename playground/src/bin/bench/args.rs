@@ -4,7 +4,7 @@ use compaction_playground::cli;
 use wgpu_compaction::{Compactor, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--unchecked] [--stats] [--json] \
+                     [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--stats] [--json] \
                      [--source lookback-variant.wgsl ...]";
 
 pub struct Args {
@@ -15,6 +15,8 @@ pub struct Args {
     pub methods: Vec<Method>,
     pub portable: bool,
     pub unchecked: bool,
+    /// `--unpaired`: also the look-back kernels with one tile a workgroup at every size.
+    pub unpaired: bool,
     pub stats: bool,
     pub json: bool,
     /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
@@ -54,6 +56,7 @@ pub fn parse_args() -> Result<Args, String> {
         methods: Method::ALL.to_vec(),
         portable: false,
         unchecked: false,
+        unpaired: false,
         stats: false,
         json: false,
         sources: Vec::new(),
@@ -74,6 +77,7 @@ pub fn parse_args() -> Result<Args, String> {
             }
             "--portable" => args.portable = true,
             "--unchecked" => args.unchecked = true,
+            "--unpaired" => args.unpaired = true,
             "--stats" => args.stats = true,
             "--json" => args.json = true,
             "--source" => {

@@ -45,14 +45,18 @@ fn main() -> ExitCode {
         ..LookbackOptions::default()
     };
     // The default kernels, then each --source file; each followed by its portable
-    // (--portable, default only) and unchecked (--unchecked) builds.
+    // (--portable; not for a source with its own scan and look-back, whose build
+    // does not depend on it), unchecked (--unchecked) and unpaired (--unpaired)
+    // builds.
     let mut variants = Vec::new();
     let sources = std::iter::once(None).chain(args.sources.iter().map(|&(_, s)| Some(s)));
     for source in sources {
         let options = LookbackOptions { source, ..base };
+        let first = variants.len();
         variants.push(options);
         let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP);
-        if source.is_none() && args.portable && subgroups {
+        let own_scan = source.is_some_and(|s| s.contains("fn workgroup_scan("));
+        if args.portable && subgroups && !own_scan {
             variants.push(LookbackOptions {
                 subgroups: false,
                 ..options
@@ -63,6 +67,16 @@ fn main() -> ExitCode {
                 runtime_checks: false,
                 ..options
             });
+        }
+        if args.unpaired {
+            let unpaired: Vec<LookbackOptions> = variants[first..]
+                .iter()
+                .map(|&built| LookbackOptions {
+                    paired_from_tiles: u32::MAX,
+                    ..built
+                })
+                .collect();
+            variants.extend(unpaired);
         }
     }
     let compactors: Vec<Compactor> = variants

@@ -121,6 +121,9 @@ pub fn bench_size(
                 if !compactor.lookback_options().runtime_checks {
                     variant.push_str(",unchecked");
                 }
+                if compactor.lookback_options().paired_from_tiles == u32::MAX {
+                    variant.push_str(",unpaired");
+                }
                 if let Some(name) = source_name(compactor, &args.sources) {
                     variant = format!("{name},{variant}");
                 }
