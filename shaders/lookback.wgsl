@@ -8,8 +8,8 @@
 // number of visible flags before the tile, publishes its inclusive prefix and
 // writes its indices two rows at a time, compacted in shared memory first and
 // written as one consecutive run. No second dispatch, and the flags are read once.
-// On large arrays a workgroup of `lookback` or `lookback_bits` takes two tiles and
-// publishes both counts before its first look-back (PAIRED_FROM_TILES).
+// On large arrays a `lookback` workgroup takes two tiles and publishes both counts
+// before its first look-back (PAIRED_FROM_TILES).
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
 // for (Apple and ARM GPUs do not promise it). So a workgroup that has waited
@@ -55,11 +55,12 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
-// From this capacity (in tiles) each look-back workgroup takes two tiles: it loads
+// From this capacity (in tiles) each `lookback` workgroup takes two tiles: it loads
 // both and publishes both counts before it looks back for the first. That look-back
 // then starts one tile's load later, by when its predecessors have published, so
 // the workgroup loads instead of polling (BENCHMARKS.md v18). Under it, one tile
-// each: pairs halve the workgroups, and small arrays need them all.
+// each: pairs halve the workgroups and cost occupancy, which smaller arrays (and
+// `lookback_bits`, which seldom polls) lose more by than they gain.
 override PAIRED_FROM_TILES : u32 = 16384u;
 
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
@@ -452,10 +453,8 @@ fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
   return total;
 }
 
-// A tile of a pair once both counts are published: look back, scan, write. `bits`:
-// as in `look_back_tile`.
-fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32, tiles : u32,
-                 bits : bool) {
+// A tile of a pair once both counts are published: look back, scan, write.
+fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32, tiles : u32) {
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);
     return;
@@ -466,14 +465,7 @@ fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32,
     look_exclusive = 0u;
   }
   while (look_back(li, ticket.parity)) {
-    let blocked = blocked_tile();
-    var part : u32;
-    if (bits) {
-      part = count_bits(blocked, li, n);
-    } else {
-      part = count_flags(blocked, li, n);
-    }
-    count_past_blocked(li, part);
+    count_past_blocked(li, count_flags(blocked_tile(), li, n));
   }
   let base = finish_look_back(li, ticket, total, tiles);
   write_rows(ticket.tile, li, nibbles, scan_rows(li, nibbles), base);
@@ -495,8 +487,8 @@ fn lookback(
     let second = take_ticket(li, groups, 2u);
     let second_nibbles = tile_nibbles(second.tile, li, n);
     let second_total = publish_count(li, second, second_nibbles, tiles);
-    finish_paired(li, first, first_nibbles, first_total, n, tiles, false);
-    finish_paired(li, second, second_nibbles, second_total, n, tiles, false);
+    finish_paired(li, first, first_nibbles, first_total, n, tiles);
+    finish_paired(li, second, second_nibbles, second_total, n, tiles);
     return;
   }
   let ticket = take_ticket(li, groups, 1u);
@@ -517,20 +509,6 @@ fn lookback_bits(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
-  if (capacity_tiles >= PAIRED_FROM_TILES) {
-    // `bits_nibbles` reuses tile_words: publish_count's barriers order the first
-    // tile's reads before the second tile's writes.
-    let first = take_ticket(li, groups, 2u);
-    let first_nibbles = bits_nibbles(first.tile, li, n);
-    let first_total = publish_count(li, first, first_nibbles, tiles);
-    let second = take_ticket(li, groups, 2u);
-    let second_nibbles = bits_nibbles(second.tile, li, n);
-    let second_total = publish_count(li, second, second_nibbles, tiles);
-    finish_paired(li, first, first_nibbles, first_total, n, tiles, true);
-    finish_paired(li, second, second_nibbles, second_total, n, tiles, true);
-    return;
-  }
   let ticket = take_ticket(li, groups, 1u);
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);

@@ -21,8 +21,7 @@ pub(crate) const ATOMIC_WORKGROUP: usize = 64;
 pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
 /// The look-back rounds a tile waits for one predecessor before counting its flags.
 pub(crate) const SPIN_LIMIT: u32 = 64;
-/// The capacity in tiles from which each `Lookback` and `LookbackBits` workgroup
-/// takes two tiles.
+/// The capacity in tiles from which each `Lookback` workgroup takes two tiles.
 pub(crate) const PAIRED_FROM_TILES: u32 = 16384;
 /// The binding of the live-length uniform in every kernel that reads flags.
 pub(crate) const LIVE_BINDING: u32 = 7;

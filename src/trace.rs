@@ -230,7 +230,8 @@ pub struct TileTrace {
     pub chains: Vec<TileChain>,
     /// The schedule the chains were simulated for.
     pub schedule: TileSchedule,
-    /// The ticket counter after the run (GPU readback): workgroups launched.
+    /// The ticket counter after the run (GPU readback): the tickets taken (one per
+    /// workgroup launched, two from `LookbackOptions::paired_from_tiles` tiles).
     pub tickets: u32,
     /// The output.
     pub indices: Vec<u32>,

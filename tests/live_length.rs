@@ -10,7 +10,7 @@ use wgpu_compaction::{cpu, Compactor, DrawArgs, LookbackOptions, Method};
 
 const CAPACITY: usize = 20_000;
 
-/// A compactor whose look-back kernels take two tiles a workgroup from the first tile
+/// A compactor whose `lookback` takes two tiles a workgroup from the first tile
 /// (as it does on large arrays), on the shared device.
 fn paired_compactor() -> Compactor {
     let shared = compactor();
@@ -35,7 +35,7 @@ fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
     let paired = paired_compactor();
     for (compactor, methods) in [
         (compactor(), Method::ALL.to_vec()),
-        (&paired, vec![Method::Lookback, Method::LookbackBits]),
+        (&paired, vec![Method::Lookback]),
     ] {
         follow_the_live_length(compactor, &methods);
     }
@@ -114,7 +114,7 @@ fn look_back_tiles_past_the_live_length_still_rewrite_their_states() {
     let paired = paired_compactor();
     for (compactor, methods) in [
         (compactor(), vec![Method::Lookback, Method::LookbackBits]),
-        (&paired, vec![Method::Lookback, Method::LookbackBits]),
+        (&paired, vec![Method::Lookback]),
     ] {
         rewrite_states(compactor, &methods);
     }

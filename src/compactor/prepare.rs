@@ -428,10 +428,10 @@ impl<'c, 'd> Builder<'c, 'd> {
             if kernel != KernelId::TileAtomic {
                 bindings.push(words(&indirect, self.out.draw.words()));
             }
-            // The look-back kernels take two tiles a workgroup from this capacity
-            // (the kernel decides the same from its bindings' length).
+            // `lookback` takes two tiles a workgroup from this capacity (the kernel
+            // decides the same from its bindings' length).
             let paired = self.compactor.pipelines.options().paired_from_tiles;
-            let groups = if kernel != KernelId::TileAtomic && tiles >= u64::from(paired) {
+            let groups = if kernel == KernelId::Lookback && tiles >= u64::from(paired) {
                 tiles.div_ceil(2)
             } else {
                 tiles

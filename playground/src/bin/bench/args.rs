@@ -15,7 +15,7 @@ pub struct Args {
     pub methods: Vec<Method>,
     pub portable: bool,
     pub unchecked: bool,
-    /// `--unpaired`: also the look-back kernels with one tile a workgroup at every size.
+    /// `--unpaired`: also `lookback` with one tile a workgroup at every size.
     pub unpaired: bool,
     pub stats: bool,
     pub json: bool,
