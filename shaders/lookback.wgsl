@@ -342,8 +342,6 @@ fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
   if (li == 0u) {
     let status = select(AGGREGATE, INCLUSIVE, ticket.tile == 0u);
     atomicStore(&tile_states[1u + ticket.tile], encode_state(status, total, ticket.parity));
-    look_remaining = ticket.tile;
-    look_exclusive = 0u;
   }
 }
 
@@ -427,6 +425,21 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
   let scan = scan_rows(li, nibbles);
   let total = rows_total(scan);
   publish_aggregate(li, ticket, total);
+  let base = look_back_to_base(li, ticket, total, n, (n + TILE - 1u) / TILE, bits);
+  write_rows(ticket.tile, li, nibbles, scan, base);
+  stats_leave(li);
+}
+
+// After the tile's count is published: looks back over every predecessor (counting
+// a blocked one's flags itself when the look-back says so), publishes the
+// inclusive prefix and returns the tile's first output slot. `bits`: as in
+// `look_back_tile`. Call it from uniform control flow.
+fn look_back_to_base(li : u32, ticket : Ticket, total : u32, n : u32, tiles : u32,
+                     bits : bool) -> u32 {
+  if (li == 0u) {
+    look_remaining = ticket.tile;
+    look_exclusive = 0u;
+  }
   while (look_back(li, ticket.parity)) {
     let blocked = blocked_tile();
     var part : u32;
@@ -437,18 +450,15 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
     }
     count_past_blocked(li, part);
   }
-  let base = finish_look_back(li, ticket, total, (n + TILE - 1u) / TILE);
-  write_rows(ticket.tile, li, nibbles, scan, base);
-  stats_leave(li);
+  return finish_look_back(li, ticket, total, tiles);
 }
 
 // A tile of a pair: its count by a reduction, published at once (its scan waits
 // until after the look-back, so that two tiles' scans are not live together).
 fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
   let total = workgroup_scan(li, vec4<u32>(countOneBits(nibbles), 0u, 0u, 0u)).total.x;
-  if (ticket.tile < tiles && li == 0u) {
-    let status = select(AGGREGATE, INCLUSIVE, ticket.tile == 0u);
-    atomicStore(&tile_states[1u + ticket.tile], encode_state(status, total, ticket.parity));
+  if (ticket.tile < tiles) {
+    publish_aggregate(li, ticket, total);
   }
   return total;
 }
@@ -460,14 +470,7 @@ fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32,
     return;
   }
   stats_enter(li);
-  if (li == 0u) {
-    look_remaining = ticket.tile;
-    look_exclusive = 0u;
-  }
-  while (look_back(li, ticket.parity)) {
-    count_past_blocked(li, count_flags(blocked_tile(), li, n));
-  }
-  let base = finish_look_back(li, ticket, total, tiles);
+  let base = look_back_to_base(li, ticket, total, n, tiles, false);
   write_rows(ticket.tile, li, nibbles, scan_rows(li, nibbles), base);
   stats_leave(li);
 }

@@ -19,7 +19,7 @@ export const TILE_CODE = {
   tiles: { module: 'lookback', fn: 'take_ticket' },
   publish: { module: 'lookback', fn: 'publish_aggregate' },
   lookback: { module: 'lookback', fn: 'look_back' },
-  late: { module: 'lookback', fn: 'look_back_tile', focus: ['blocked_tile()', 'count_past_blocked('] },
+  late: { module: 'lookback', fn: 'look_back_to_base', focus: ['blocked_tile()', 'count_past_blocked('] },
   inclusive: { module: 'lookback', fn: 'finish_look_back', focus: ['encode_state(INCLUSIVE'] },
   scatter: { module: 'lookback', fn: 'write_out' },
   result: { module: 'lookback', fn: 'finish_look_back', focus: ['atomicStore(&count[0]', 'indirect[1]'] },

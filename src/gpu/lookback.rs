@@ -60,11 +60,26 @@ impl Default for LookbackOptions {
     }
 }
 
+impl LookbackOptions {
+    /// Whether [`Self::subgroups`] picks the workgroup scan and look-back the kernels
+    /// are built with: false for a [`Self::source`] that brings its own
+    /// (`fn workgroup_scan(`), which is built as it is.
+    pub fn scan_follows_subgroups(&self) -> bool {
+        !self.source.is_some_and(brings_own_scan)
+    }
+}
+
+/// Whether `kernels` defines its own workgroup scan and look-back (a measurement
+/// source may), so that no variant file is appended.
+fn brings_own_scan(kernels: &str) -> bool {
+    kernels.contains("fn workgroup_scan(")
+}
+
 /// The WGSL the kernels are built from: `kernels` with the scan and look-back of
 /// one variant and the stats counters. A measurement source that brings its own
 /// `workgroup_scan` is taken with the stats counters only.
 pub(crate) fn compose(kernels: &str, subgroups: bool) -> String {
-    if kernels.contains("fn workgroup_scan(") {
+    if brings_own_scan(kernels) {
         return format!("{kernels}\n{STATS}");
     }
     let scan = if subgroups { SUBGROUPS } else { PORTABLE };
@@ -79,7 +94,7 @@ pub(crate) fn composed_files(kernels: &str, source: bool, subgroups: bool) -> Ve
     } else {
         "shaders/lookback.wgsl"
     };
-    if kernels.contains("fn workgroup_scan(") {
+    if brings_own_scan(kernels) {
         return vec![first, "shaders/lookback_stats.wgsl"];
     }
     let scan = if subgroups {

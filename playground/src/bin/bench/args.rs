@@ -7,6 +7,9 @@ const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps 
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--stats] [--json] \
                      [--source lookback-variant.wgsl ...]";
 
+/// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired.
+pub const UNPAIRED: u32 = u32::MAX;
+
 pub struct Args {
     pub sizes: Vec<usize>,
     pub densities: Vec<f64>,

@@ -55,8 +55,7 @@ fn main() -> ExitCode {
         let first = variants.len();
         variants.push(options);
         let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP);
-        let own_scan = source.is_some_and(|s| s.contains("fn workgroup_scan("));
-        if args.portable && subgroups && !own_scan {
+        if args.portable && subgroups && options.scan_follows_subgroups() {
             variants.push(LookbackOptions {
                 subgroups: false,
                 ..options
@@ -72,7 +71,7 @@ fn main() -> ExitCode {
             let unpaired: Vec<LookbackOptions> = variants[first..]
                 .iter()
                 .map(|&built| LookbackOptions {
-                    paired_from_tiles: u32::MAX,
+                    paired_from_tiles: args::UNPAIRED,
                     ..built
                 })
                 .collect();

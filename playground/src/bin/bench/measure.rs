@@ -4,7 +4,7 @@
 use compaction_playground::{flags, GpuContext};
 use wgpu_compaction::{cpu, Compaction, Compactor, Method, Readback, STAT_WORDS};
 
-use crate::args::{source_name, Args};
+use crate::args::{source_name, Args, UNPAIRED};
 use crate::copy::CopyVec4;
 use crate::report::{median, Row};
 use crate::timer::Timer;
@@ -107,8 +107,13 @@ pub fn bench_size(
 
     for &method in &args.methods {
         for (which, compactor) in compactors.iter().enumerate() {
-            // The extra compactors differ only in how the look-back is built.
+            // The extra compactors differ only in how the look-back is built, and
+            // the unpaired ones only in `lookback`.
             if which > 0 && !method.uses_tiles() {
+                continue;
+            }
+            let unpaired = compactor.lookback_options().paired_from_tiles == UNPAIRED;
+            if unpaired && method != Method::Lookback {
                 continue;
             }
             let variant: String = if method.uses_tiles() {
@@ -121,7 +126,7 @@ pub fn bench_size(
                 if !compactor.lookback_options().runtime_checks {
                     variant.push_str(",unchecked");
                 }
-                if compactor.lookback_options().paired_from_tiles == u32::MAX {
+                if unpaired {
                     variant.push_str(",unpaired");
                 }
                 if let Some(name) = source_name(compactor, &args.sources) {
