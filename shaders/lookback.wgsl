@@ -17,11 +17,14 @@
 // goes on past it (the fallback of Smith, Levien & Owens, "Decoupled Fallback",
 // 2025): every wait is bounded and the pass always finishes.
 //
-// Entry points, all with bindings 0-4 (the look-back ones also 5):
-// - `lookback`: u32 flags (any nonzero value is visible);
-// - `lookback_bits`: one bit per flag, 32 to a word, least significant first;
+// Entry points, all with bindings 0-2:
+// - `lookback`: u32 flags (any nonzero value is visible), also bindings 3-5;
+// - `lookback_bits`: one bit per flag, 32 to a word, least significant first, also 3-5;
 // - `tile_atomic`: the same tiles, but each takes its output range with one global
-//   atomicAdd instead of looking back: order kept inside a tile, not between tiles.
+//   atomicAdd instead of looking back: order kept inside a tile, not between tiles
+//   (also 3 and 4);
+// - `tile_scatter_bits`: the last pass of `packed-scan`, a bits tile written from
+//   the first slot `scan_tiles` gave it (also 6): the tiles without a look-back.
 //
 // This file is the kernels. gpu/lookback.rs composes it with the workgroup scan
 // and look-back of shaders/lookback_portable.wgsl (shared memory, every device) or
@@ -74,6 +77,8 @@ override PAIRED_FROM_TILES : u32 = 16384u;
 @group(0) @binding(4) var<storage, read_write> count       : array<atomic<u32>>;
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
+// `tile_scatter_bits` only: each tile's first output slot (`scan_tiles`).
+@group(0) @binding(6) var<storage, read>       tile_bases  : array<u32>;
 // The live length: flags past live.x are invisible, so that one compaction
 // prepared for a capacity serves any count up to it (set per encode, or copied
 // from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
@@ -544,4 +549,23 @@ fn tile_atomic(
   let base = workgroupUniformLoad(&tile_base);
   write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
+}
+
+// `packed-scan`'s last pass: each tile's bits scanned and written from the slot
+// `scan_tiles` gave it. No ticket and no look-back: no tile waits for another, so
+// tiles are numbered by workgroup.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn tile_scatter_bits(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let n = min(live.x, arrayLength(&indices));
+  let tiles = (n + TILE - 1u) / TILE;
+  let tile = wid.x + wid.y * groups.x;
+  if (tile >= tiles) {
+    return;
+  }
+  let nibbles = bits_nibbles(tile, li, n);
+  write_rows(tile, li, nibbles, scan_rows(li, nibbles), tile_bases[tile]);
 }

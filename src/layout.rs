@@ -19,6 +19,12 @@ pub(crate) const LOOKBACK_WORKGROUP: usize = 128;
 pub(crate) const ATOMIC_WORKGROUP: usize = 64;
 /// Invocations per workgroup of `pack_bits` (one output word each).
 pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
+/// Invocations per workgroup of `tile_counts` (four bit words each).
+pub(crate) const TILE_COUNTS_WORKGROUP: usize = 256;
+/// Invocations of `scan_tiles`' one workgroup.
+pub(crate) const SCAN_TILES_WORKGROUP: usize = 256;
+/// Tile counts each `scan_tiles` invocation takes a round (and the most it can).
+pub(crate) const SCAN_TILES_PER_INVOCATION: u32 = 64;
 /// The look-back rounds a tile waits for one predecessor before counting its flags.
 pub(crate) const SPIN_LIMIT: u32 = 64;
 /// The capacity in tiles from which each `Lookback` workgroup takes two tiles.

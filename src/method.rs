@@ -25,21 +25,28 @@ pub enum Method {
     /// The look-back's tiles, each taking its output range with one global
     /// atomicAdd: order kept inside a tile of 4096, not between tiles.
     TileAtomic,
+    /// Reduce, then scan, over bits: the flags packed to bits (one read of the
+    /// flags), each tile's count, a scan of the counts, then every tile scanned
+    /// again from its bits and written from its slot. No tile waits for another:
+    /// no look-back, no fallback. Original order, bit-identical every run. Reads
+    /// [`crate::Input::Bits`] too (then without the packing).
+    PackedScan,
 }
 
 impl Method {
     /// Every method, in the order the playground shows them.
-    pub const ALL: [Method; 6] = [
+    pub const ALL: [Method; 7] = [
         Method::Atomic,
         Method::Aggregated,
         Method::Scan,
         Method::Lookback,
         Method::LookbackBits,
         Method::TileAtomic,
+        Method::PackedScan,
     ];
 
     /// The method's name: `atomic`, `aggregated`, `scan`, `lookback`,
-    /// `lookback-bits`, `tile-atomic` (what `FromStr` takes).
+    /// `lookback-bits`, `tile-atomic`, `packed-scan` (what `FromStr` takes).
     pub fn name(self) -> &'static str {
         match self {
             Method::Atomic => "atomic",
@@ -48,12 +55,21 @@ impl Method {
             Method::Lookback => "lookback",
             Method::LookbackBits => "lookback-bits",
             Method::TileAtomic => "tile-atomic",
+            Method::PackedScan => "packed-scan",
         }
     }
 
     /// Whether the output keeps the flags' order (and so is the same every run).
     pub fn preserves_order(self) -> bool {
-        matches!(self, Method::Scan | Method::Lookback | Method::LookbackBits)
+        matches!(
+            self,
+            Method::Scan | Method::Lookback | Method::LookbackBits | Method::PackedScan
+        )
+    }
+
+    /// Whether the method also reads bits ([`crate::Input::Bits`]).
+    pub fn reads_bits(self) -> bool {
+        matches!(self, Method::LookbackBits | Method::PackedScan)
     }
 
     /// Whether the method runs on tiles of [`crate::layout::TILE`] flags (and so

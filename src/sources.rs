@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use crate::compactor::pipelines::KernelId;
 use crate::gpu::{
     add_offsets, atomic_aggregated, atomic_counter, indirect_args, lookback, pack_bits, scan_block,
-    scatter,
+    scan_tiles, scatter, tile_counts,
 };
 use crate::{Compactor, LookbackOptions, Method};
 
@@ -47,7 +47,8 @@ fn pipeline(label: &'static str, entry_point: &'static str) -> PipelineSource {
 /// The modules `method` compiles, in dispatch order (one per module, with every
 /// pipeline the method builds from it): the look-back built as `options` says,
 /// with subgroups when `subgroups` (the device has `SUBGROUP` and the options
-/// allow them). `LookbackBits` lists `pack_bits`, which runs on u32 input.
+/// allow them). `LookbackBits` and `PackedScan` list `pack_bits`, which runs on
+/// u32 input.
 pub fn shader_sources(
     method: Method,
     options: &LookbackOptions,
@@ -78,6 +79,17 @@ pub fn shader_sources(
                 indirect_args::SOURCE,
             ),
             KernelId::PackBits => one("pack_bits", "shaders/pack_bits.wgsl", pack_bits::SOURCE),
+            KernelId::TileCounts => one(
+                "tile_counts",
+                "shaders/tile_counts.wgsl",
+                tile_counts::SOURCE,
+            ),
+            KernelId::ScanTiles => {
+                let (label, files, wgsl, mut pipe) =
+                    one("scan_tiles", "shaders/scan_tiles.wgsl", scan_tiles::SOURCE);
+                pipe.constants = scan_tiles::constants(options.scan_tiles_per_invocation).to_vec();
+                (label, files, wgsl, pipe)
+            }
             KernelId::ScanBlock { level, traced } => {
                 let flags_input = level == 0;
                 let variant = usize::from(!flags_input) + 2 * usize::from(traced);
@@ -95,12 +107,11 @@ pub fn shader_sources(
                     one("scan_block", "shaders/scan_block.wgsl", scan_block::SOURCE);
                 (label, files, wgsl, pipe)
             }
-            KernelId::Lookback | KernelId::LookbackBits | KernelId::TileAtomic => {
-                let entry = match id {
-                    KernelId::Lookback => 0,
-                    KernelId::LookbackBits => 1,
-                    _ => 2,
-                };
+            KernelId::Lookback
+            | KernelId::LookbackBits
+            | KernelId::TileAtomic
+            | KernelId::TileScatterBits => {
+                let entry = crate::compactor::pipelines::lookback_entry(id);
                 let labels = lookback::labels(subgroups);
                 let kernels = options.source.unwrap_or(lookback::KERNELS);
                 let pipe = PipelineSource {

@@ -150,7 +150,7 @@ fn every_misuse_of_prepare_is_its_error() {
             &|e| matches!(e, Error::TooLarge { .. }),
             "more flags than a binding holds",
         );
-        if method != Method::LookbackBits {
+        if !method.reads_bits() {
             check(
                 CompactionDesc {
                     input: Input::Bits,

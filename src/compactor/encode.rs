@@ -31,9 +31,9 @@ impl Compactor {
                 capacity: compaction.capacity,
             });
         }
-        let word = [live_word(len), 0, 0, 0];
+        // Word 0 only: word 1 is the capacity, which some kernels clamp to.
         self.queue
-            .write_buffer(&compaction.live, 0, bytemuck::cast_slice(&word));
+            .write_buffer(&compaction.live, 0, bytemuck::bytes_of(&live_word(len)));
         Ok(())
     }
 
@@ -172,7 +172,7 @@ impl Compactor {
 pub(super) fn needs_cleared_count(compaction: &Compaction) -> bool {
     match compaction.method {
         Method::Scan => compaction.levels.is_empty(),
-        Method::Lookback | Method::LookbackBits => compaction.capacity == 0,
+        Method::Lookback | Method::LookbackBits | Method::PackedScan => compaction.capacity == 0,
         _ => true,
     }
 }

@@ -57,7 +57,10 @@ pub struct Compaction {
     /// The look-back's ticket counter and tile states; they carry over from run to
     /// run (the state codes alternate), so they live as long as the compaction.
     tile_states: Option<wgpu::Buffer>,
-    /// `LookbackBits` prepared from u32 flags: the bits the pass packs them into.
+    /// `PackedScan`'s tile counts, scanned in place into each tile's first slot.
+    tile_counts: Option<wgpu::Buffer>,
+    /// `LookbackBits` or `PackedScan` prepared from u32 flags: the bits the pass
+    /// packs them into.
     packed_bits: Option<wgpu::Buffer>,
     dispatches: Vec<Dispatch>,
 }
@@ -108,7 +111,15 @@ impl Compaction {
         self.tile_states.as_ref()
     }
 
-    /// `LookbackBits` prepared from u32 flags: the bits the pass packs them into.
+    /// `PackedScan`'s tile slots: after a run, word `t` is tile `t`'s first slot
+    /// in the indices (the visible flags before it); the words past the live
+    /// tiles are left over.
+    pub fn tile_slots(&self) -> Option<&wgpu::Buffer> {
+        self.tile_counts.as_ref()
+    }
+
+    /// `LookbackBits` or `PackedScan` prepared from u32 flags: the bits the pass
+    /// packs them into.
     pub fn packed_bits(&self) -> Option<&wgpu::Buffer> {
         self.packed_bits.as_ref()
     }
@@ -208,7 +219,8 @@ impl Compactor {
     /// The most flags `method` can compact on this device.
     pub fn max_flags_for(&self, method: Method) -> u64 {
         let max = self.max_flags();
-        if method.uses_tiles() {
+        // `PackedScan` numbers its flags in u32 like the tile methods.
+        if method.uses_tiles() || method == Method::PackedScan {
             max.min(TILE_MAX_FLAGS - 1)
         } else {
             max

@@ -8,7 +8,8 @@ use crate::gpu::kernel::Kernel;
 use crate::gpu::lookback::{Lookback, LookbackOptions};
 use crate::gpu::scan_block::ScanBlock;
 use crate::gpu::{
-    add_offsets, atomic_aggregated, atomic_counter, indirect_args, pack_bits, scatter,
+    add_offsets, atomic_aggregated, atomic_counter, indirect_args, pack_bits, scan_tiles, scatter,
+    tile_counts,
 };
 use crate::Method;
 
@@ -25,6 +26,9 @@ pub(crate) enum KernelId {
     LookbackBits,
     TileAtomic,
     PackBits,
+    TileCounts,
+    ScanTiles,
+    TileScatterBits,
 }
 
 impl KernelId {
@@ -53,6 +57,13 @@ impl KernelId {
                 KernelId::IndirectArgs,
             ],
             Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
+            Method::PackedScan => &[
+                KernelId::PackBits,
+                KernelId::TileCounts,
+                KernelId::ScanTiles,
+                KernelId::TileScatterBits,
+                KernelId::IndirectArgs,
+            ],
         }
     }
 }
@@ -68,6 +79,8 @@ pub(crate) struct Pipelines {
     indirect_args: OnceLock<Kernel>,
     lookback: OnceLock<Lookback>,
     pack_bits: OnceLock<Kernel>,
+    tile_counts: OnceLock<Kernel>,
+    scan_tiles: OnceLock<Kernel>,
 }
 
 impl Pipelines {
@@ -82,6 +95,8 @@ impl Pipelines {
             indirect_args: OnceLock::new(),
             lookback: OnceLock::new(),
             pack_bits: OnceLock::new(),
+            tile_counts: OnceLock::new(),
+            scan_tiles: OnceLock::new(),
         }
     }
 
@@ -104,10 +119,16 @@ impl Pipelines {
             KernelId::Scatter => self.scatter.get().is_some(),
             KernelId::IndirectArgs => self.indirect_args.get().is_some(),
             KernelId::PackBits => self.pack_bits.get().is_some(),
+            KernelId::TileCounts => self.tile_counts.get().is_some(),
+            KernelId::ScanTiles => self.scan_tiles.get().is_some(),
             KernelId::ScanBlock { .. } => self.scan_block.get().is_some(),
-            KernelId::Lookback | KernelId::LookbackBits | KernelId::TileAtomic => {
-                self.lookback.get().is_some()
-            }
+            KernelId::Lookback
+            | KernelId::LookbackBits
+            | KernelId::TileAtomic
+            | KernelId::TileScatterBits => self
+                .lookback
+                .get()
+                .is_some_and(|l| l.compiled(lookback_entry(id))),
         }
     }
 
@@ -124,16 +145,36 @@ impl Pipelines {
             KernelId::Scatter => (&self.scatter, scatter::scatter),
             KernelId::IndirectArgs => (&self.indirect_args, indirect_args::indirect_args),
             KernelId::PackBits => (&self.pack_bits, pack_bits::pack_bits),
+            KernelId::TileCounts => (&self.tile_counts, tile_counts::tile_counts),
+            KernelId::ScanTiles => {
+                let per_invocation = self.options.scan_tiles_per_invocation;
+                return self
+                    .scan_tiles
+                    .get_or_init(|| scan_tiles::scan_tiles(device, per_invocation));
+            }
             KernelId::ScanBlock { level, traced } => {
                 return self
                     .scan_block
                     .get_or_init(|| ScanBlock::new(device))
                     .level(device, level, traced);
             }
-            KernelId::Lookback => return &self.lookback(device).flags,
-            KernelId::LookbackBits => return &self.lookback(device).bits,
-            KernelId::TileAtomic => return &self.lookback(device).tile_atomic,
+            KernelId::Lookback
+            | KernelId::LookbackBits
+            | KernelId::TileAtomic
+            | KernelId::TileScatterBits => {
+                return self.lookback(device).kernel(device, lookback_entry(id));
+            }
         };
         cell.get_or_init(|| make(device))
+    }
+}
+
+/// The look-back module's entry point (`gpu::lookback::ENTRY_POINTS`) of a kernel of it.
+pub(crate) fn lookback_entry(id: KernelId) -> usize {
+    match id {
+        KernelId::Lookback => 0,
+        KernelId::LookbackBits => 1,
+        KernelId::TileAtomic => 2,
+        _ => 3,
     }
 }

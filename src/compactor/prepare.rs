@@ -19,7 +19,8 @@ pub enum Input {
     #[default]
     U32,
     /// One bit per flag, 32 to a u32 word, least significant first (as a culling
-    /// pass can write them with `atomicOr`). Only [`Method::LookbackBits`] reads bits.
+    /// pass can write them with `atomicOr`). Only [`Method::LookbackBits`] and
+    /// [`Method::PackedScan`] read bits.
     Bits,
 }
 
@@ -113,9 +114,14 @@ impl Compactor {
             Method::Atomic | Method::Aggregated => b.atomic(),
             Method::Scan => b.scan(traced),
             Method::Lookback | Method::LookbackBits | Method::TileAtomic => b.tiles(),
+            Method::PackedScan => b.packed_scan(),
         }
-        // The look-back's last tile writes the indirect arguments itself.
-        if !desc.method.uses_tiles() || desc.method == Method::TileAtomic || desc.capacity == 0 {
+        // The look-back's last tile and `scan_tiles` write the indirect arguments themselves.
+        let own_args = matches!(
+            desc.method,
+            Method::Lookback | Method::LookbackBits | Method::PackedScan
+        );
+        if !own_args || desc.capacity == 0 {
             let (count, indirect) = (b.out.count.clone(), b.out.indirect.clone());
             b.push(
                 KernelId::IndirectArgs,
@@ -131,10 +137,10 @@ impl Compactor {
         let method = desc.method;
         self.supports(method)?;
         self.check_len_for(desc.capacity, method)?;
-        if desc.input == Input::Bits && method != Method::LookbackBits {
+        if desc.input == Input::Bits && !method.reads_bits() {
             return Err(Error::Unsupported {
                 method,
-                what: "bit input (only lookback-bits reads bits)",
+                what: "bit input (only lookback-bits and packed-scan read bits)",
             });
         }
         let flags = desc.flags;
@@ -227,7 +233,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         });
         let live = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(&label("live")),
-            contents: bytemuck::cast_slice(&[live_word(capacity), 0, 0, 0]),
+            contents: bytemuck::cast_slice(&[live_word(capacity), live_word(capacity), 0, 0]),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
         let out = Compaction {
@@ -245,6 +251,7 @@ impl<'c, 'd> Builder<'c, 'd> {
                 .map(|(b, offset)| (b.clone(), offset)),
             levels: Vec::new(),
             tile_states: None,
+            tile_counts: None,
             packed_bits: None,
             dispatches: Vec::new(),
         };
@@ -256,6 +263,17 @@ impl<'c, 'd> Builder<'c, 'd> {
     }
 
     fn push(&mut self, kernel: KernelId, buffers: &[wgpu::BufferBinding], invocations: u64) {
+        let numbered: Vec<_> = (0..).zip(buffers.iter().cloned()).collect();
+        self.push_at(kernel, &numbered, invocations);
+    }
+
+    /// `push` with each buffer's binding number given.
+    fn push_at(
+        &mut self,
+        kernel: KernelId,
+        buffers: &[(u32, wgpu::BufferBinding)],
+        invocations: u64,
+    ) {
         let device = &self.compactor.device;
         let bind_group =
             self.compactor
@@ -443,6 +461,62 @@ impl<'c, 'd> Builder<'c, 'd> {
             );
         }
         self.out.tile_states = Some(tile_states);
+        self.out.packed_bits = packed;
+    }
+
+    /// `packed-scan`: the bits (packed first from u32 flags), each tile's count,
+    /// the counts scanned into slots, then every tile written from its slot.
+    fn packed_scan(&mut self) {
+        let desc = self.desc;
+        let n = desc.capacity;
+        let tiles = n.div_ceil(TILE as u64);
+        // Whole vec4 for `scan_tiles`; N/4096 words, rounded up.
+        let counts = self.buffer("packed_scan:tile_counts", tiles.div_ceil(4) * 4);
+        let bit_words = n.div_ceil(32);
+        let packed = (desc.input == Input::U32).then(|| self.buffer("pack_bits:bits", bit_words));
+        if n > 0 {
+            if let Some(packed) = &packed {
+                let view = self.vec4_view(desc.flags, desc.flags_offset, n);
+                self.push(
+                    KernelId::PackBits,
+                    &[view, self.flags(), words(packed, bit_words)],
+                    bit_words,
+                );
+            }
+            let (bits, offset) = match &packed {
+                Some(packed) => (packed, 0),
+                None => (desc.flags, desc.flags_offset),
+            };
+            let bits4 = self.vec4_view(bits, offset, bit_words);
+            let bits1 = words_at(bits, offset, bit_words);
+            self.push(
+                KernelId::TileCounts,
+                &[bits4.clone(), bits1.clone(), words(&counts, tiles)],
+                tiles * (TILE as u64 / 128),
+            );
+            let (count, indirect) = (self.out.count.clone(), self.out.indirect.clone());
+            self.push(
+                KernelId::ScanTiles,
+                &[
+                    words(&counts, tiles.div_ceil(4) * 4),
+                    words(&count, 1),
+                    words(&indirect, self.out.draw.words()),
+                ],
+                crate::layout::SCAN_TILES_WORKGROUP as u64,
+            );
+            let indices = self.out.indices.clone();
+            self.push_at(
+                KernelId::TileScatterBits,
+                &[
+                    (0, bits4),
+                    (1, bits1),
+                    (2, words(&indices, n)),
+                    (6, words(&counts, tiles)),
+                ],
+                tiles * crate::layout::LOOKBACK_WORKGROUP as u64,
+            );
+        }
+        self.out.tile_counts = Some(counts);
         self.out.packed_bits = packed;
     }
 

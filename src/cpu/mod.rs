@@ -8,15 +8,19 @@ pub mod inputs;
 pub mod lookback;
 pub mod pack_bits;
 pub mod scan_block;
+pub mod scan_tiles;
 pub mod scatter;
+pub mod tile_counts;
 
 pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
-pub use lookback::{lookback, lookback_bits, tile_atomic};
+pub use lookback::{lookback, lookback_bits, tile_atomic, tile_scatter_bits};
 pub use pack_bits::pack_bits;
 pub use scan_block::scan_block;
+pub use scan_tiles::scan_tiles;
 pub use scatter::scatter;
+pub use tile_counts::tile_counts;
 
 use crate::error::{Error, Result};
 use crate::layout::BLOCK;
@@ -93,6 +97,15 @@ pub fn trace_tiles(flags: &[u32], method: Method, schedule: &TileSchedule) -> Re
     }
 }
 
+/// `packed-scan` of the first `len` flags of `bits`, kernel by kernel: the visible indices.
+pub fn packed_scan(bits: &[u32], len: usize) -> Vec<u32> {
+    let tiles = len.div_ceil(crate::layout::TILE);
+    let (slots, total) = scan_tiles(&tile_counts(bits, len, tiles));
+    let mut indices = vec![0; total as usize];
+    tile_scatter_bits(bits, len, &slots, &mut indices);
+    indices
+}
+
 /// What `method` produces on the CPU. Atomic methods give one legal order (the
 /// sequential one); the GPU's may differ.
 pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutput {
@@ -103,6 +116,7 @@ pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutpu
         Method::Lookback => lookback(flags),
         Method::LookbackBits => lookback_bits(&pack_bits(flags), flags.len()),
         Method::TileAtomic => tile_atomic(flags),
+        Method::PackedScan => packed_scan(&pack_bits(flags), flags.len()),
     };
     let count = indices.len() as u32;
     let mut indirect = draw;

@@ -77,19 +77,18 @@ impl Kernel {
         }
     }
 
-    /// Binds `buffers` to bindings 0, 1, 2, ... in order, and `live` (the live
-    /// length uniform) where the kernel reads it.
+    /// Binds each buffer to its binding number, and `live` (the live length
+    /// uniform) where the kernel reads it.
     pub fn bind(
         &self,
         device: &wgpu::Device,
-        buffers: &[wgpu::BufferBinding],
+        buffers: &[(u32, wgpu::BufferBinding)],
         live: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let mut entries: Vec<wgpu::BindGroupEntry> = buffers
             .iter()
-            .enumerate()
-            .map(|(k, b)| wgpu::BindGroupEntry {
-                binding: k as u32,
+            .map(|(binding, b)| wgpu::BindGroupEntry {
+                binding: *binding,
                 resource: wgpu::BindingResource::Buffer(b.clone()),
             })
             .collect();

@@ -1,12 +1,15 @@
 //! Pipelines for `shaders/lookback.wgsl`: the single-pass compaction with decoupled
-//! look-back (u32 flags and bit-packed flags) and the tile-atomic variant. The
+//! look-back (u32 flags and bit-packed flags), the tile-atomic variant and
+//! `packed-scan`'s tile pass. The
 //! kernels are composed with the workgroup scan and look-back of
 //! `shaders/lookback_subgroups.wgsl` when the device has `SUBGROUP`, of
 //! `shaders/lookback_portable.wgsl` otherwise, and with the counters of
 //! `shaders/lookback_stats.wgsl`.
 
+use std::sync::OnceLock;
+
 use super::kernel::{shader_module, Kernel};
-use crate::layout::{LOOKBACK_WORKGROUP, PAIRED_FROM_TILES, SPIN_LIMIT};
+use crate::layout::{LOOKBACK_WORKGROUP, PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SPIN_LIMIT};
 
 pub(crate) const KERNELS: &str = include_str!("../../shaders/lookback.wgsl");
 pub(crate) const PORTABLE: &str = include_str!("../../shaders/lookback_portable.wgsl");
@@ -34,6 +37,11 @@ pub struct LookbackOptions {
     /// [`crate::Method::Lookback`] takes two tiles (default 16384, 2^26 flags); lower it to test
     /// that schedule on small arrays.
     pub paired_from_tiles: u32,
+    /// Tests only: the tile counts each invocation of `scan_tiles`
+    /// ([`crate::Method::PackedScan`]) takes a round, a multiple of 4 up to 64 (the
+    /// default: one round up to 16384 tiles); lower it to scan in many rounds on
+    /// small arrays.
+    pub scan_tiles_per_invocation: u32,
     /// Measurement only: count look-back events in [`STAT_WORDS`] words after the
     /// tile states (see [`crate::Compaction::tile_states`]).
     pub stats: bool,
@@ -53,6 +61,7 @@ impl Default for LookbackOptions {
             spin_limit: SPIN_LIMIT,
             stress_fallback: false,
             paired_from_tiles: PAIRED_FROM_TILES,
+            scan_tiles_per_invocation: SCAN_TILES_PER_INVOCATION,
             stats: false,
             runtime_checks: true,
             source: None,
@@ -105,20 +114,33 @@ pub(crate) fn composed_files(kernels: &str, source: bool, subgroups: bool) -> Ve
     vec![first, scan, "shaders/lookback_stats.wgsl"]
 }
 
-/// The entry points of the look-back module: u32 flags, bits, tile-atomic.
-pub(crate) const ENTRY_POINTS: [&str; 3] = ["lookback", "lookback_bits", "tile_atomic"];
+/// The entry points of the look-back module: u32 flags, bits, tile-atomic, and
+/// `packed-scan`'s last pass.
+pub(crate) const ENTRY_POINTS: [&str; 4] = [
+    "lookback",
+    "lookback_bits",
+    "tile_atomic",
+    "tile_scatter_bits",
+];
 
-/// The module's label, then its three pipelines' (in `ENTRY_POINTS` order).
-pub(crate) fn labels(subgroups: bool) -> [&'static str; 4] {
+/// The module's label, then its four pipelines' (in `ENTRY_POINTS` order).
+pub(crate) fn labels(subgroups: bool) -> [&'static str; 5] {
     if subgroups {
         [
             "lookback:subgroups",
             "lookback:subgroups",
             "lookback_bits:subgroups",
             "tile_atomic:subgroups",
+            "tile_scatter_bits:subgroups",
         ]
     } else {
-        ["lookback", "lookback", "lookback_bits", "tile_atomic"]
+        [
+            "lookback",
+            "lookback",
+            "lookback_bits",
+            "tile_atomic",
+            "tile_scatter_bits",
+        ]
     }
 }
 
@@ -135,13 +157,17 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 4] {
     ]
 }
 
+/// The look-back module, and each entry point's pipeline built the first time a
+/// compaction needs it: a device below the look-back's limits (6 storage buffers)
+/// still builds `tile_scatter_bits` (4).
 pub(crate) struct Lookback {
-    /// u32 flags. Bindings: flags as vec4, flags, indices, tile states, count, indirect.
-    pub flags: Kernel,
-    /// Bit-packed flags. Bindings: bits as vec4, bits, indices, tile states, count, indirect.
-    pub bits: Kernel,
-    /// u32 flags, one atomic per tile. Bindings: flags as vec4, flags, indices, tile states, count.
-    pub tile_atomic: Kernel,
+    module: wgpu::ShaderModule,
+    labels: [&'static str; 4],
+    constants: [(&'static str, f64); 4],
+    /// In `ENTRY_POINTS` order. Bindings: input as vec4, input, indices, then
+    /// `lookback` and `lookback_bits` tile states, count, indirect; `tile_atomic`
+    /// tile states, count; `tile_scatter_bits` (binding 6) the tile slots.
+    kernels: [OnceLock<Kernel>; 4],
 }
 
 impl Lookback {
@@ -166,22 +192,32 @@ impl Lookback {
                 )
             }
         };
-        let constants = constants(&options);
-        let k = |label, entry| {
+        Self {
+            module,
+            labels,
+            constants: constants(&options),
+            kernels: Default::default(),
+        }
+    }
+
+    /// The pipeline of entry point `ENTRY_POINTS[entry]`, built now if it was not yet.
+    pub fn kernel(&self, device: &wgpu::Device, entry: usize) -> &Kernel {
+        self.kernels[entry].get_or_init(|| {
             Kernel::new(
                 device,
-                &module,
-                label,
-                entry,
+                &self.module,
+                self.labels[entry],
+                ENTRY_POINTS[entry],
                 LOOKBACK_WORKGROUP,
-                &constants,
+                &self.constants,
                 true,
             )
-        };
-        Self {
-            flags: k(labels[0], ENTRY_POINTS[0]),
-            bits: k(labels[1], ENTRY_POINTS[1]),
-            tile_atomic: k(labels[2], ENTRY_POINTS[2]),
-        }
+        })
+    }
+
+    /// Whether entry point `entry`'s pipeline is built.
+    #[cfg(test)]
+    pub fn compiled(&self, entry: usize) -> bool {
+        self.kernels[entry].get().is_some()
     }
 }

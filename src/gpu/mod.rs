@@ -11,7 +11,9 @@ pub(crate) mod lookback;
 pub(crate) mod pack_bits;
 pub mod readback;
 pub(crate) mod scan_block;
+pub(crate) mod scan_tiles;
 pub(crate) mod scatter;
+pub(crate) mod tile_counts;
 
 #[cfg(test)]
 mod tests;

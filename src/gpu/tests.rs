@@ -7,13 +7,14 @@ use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
 use super::{
     add_offsets, atomic_aggregated, atomic_counter, indirect_args, lookback, pack_bits, scan_block,
-    scatter,
+    scan_tiles, scatter, tile_counts,
 };
 use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
 use crate::compactor::pipelines::KernelId;
 use crate::layout::{
     ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP,
-    PAIRED_FROM_TILES, SPIN_LIMIT, STEPS, TILE,
+    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
+    TILE_COUNTS_WORKGROUP,
 };
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
@@ -35,6 +36,8 @@ fn sources() -> Vec<(&'static str, String)> {
         ("scatter", scatter::SOURCE.to_string()),
         ("indirect_args", indirect_args::SOURCE.to_string()),
         ("pack_bits", pack_bits::SOURCE.to_string()),
+        ("tile_counts", tile_counts::SOURCE.to_string()),
+        ("scan_tiles", scan_tiles::SOURCE.to_string()),
         (
             "lookback (portable)",
             lookback::compose(lookback::KERNELS, false),
@@ -96,6 +99,9 @@ fn kernel_of(entry: &str) -> KernelId {
         "lookback" => KernelId::Lookback,
         "lookback_bits" => KernelId::LookbackBits,
         "tile_atomic" => KernelId::TileAtomic,
+        "tile_counts" => KernelId::TileCounts,
+        "scan_tiles" => KernelId::ScanTiles,
+        "tile_scatter_bits" => KernelId::TileScatterBits,
         other => panic!("unknown entry point {other}"),
     }
 }
@@ -137,7 +143,10 @@ fn each_kernels_needs_match_the_wgsl() {
             let (mut needs, live) = needs_of(&module, &info, index);
             if matches!(
                 id,
-                KernelId::Lookback | KernelId::LookbackBits | KernelId::TileAtomic
+                KernelId::Lookback
+                    | KernelId::LookbackBits
+                    | KernelId::TileAtomic
+                    | KernelId::TileScatterBits
             ) {
                 // Declared once for both compositions: the larger.
                 lookback_storage = lookback_storage.max(needs.workgroup_storage);
@@ -164,6 +173,9 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         ("lookback", LOOKBACK_WORKGROUP),
         ("lookback_bits", LOOKBACK_WORKGROUP),
         ("tile_atomic", LOOKBACK_WORKGROUP),
+        ("tile_scatter_bits", LOOKBACK_WORKGROUP),
+        ("tile_counts", TILE_COUNTS_WORKGROUP),
+        ("scan_tiles", SCAN_TILES_WORKGROUP),
         ("indirect_args", 1),
     ];
     for (name, source) in sources() {
@@ -191,6 +203,20 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         "override PAIRED_FROM_TILES : u32 = {PAIRED_FROM_TILES}u;"
     )));
     assert!(lookback::KERNELS.contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
+    assert!(tile_counts::SOURCE.contains(&format!(
+        "const WORKGROUP_SIZE : u32 = {TILE_COUNTS_WORKGROUP}u;"
+    )));
+    assert!(tile_counts::SOURCE.contains(&format!("const TILE_WORDS : u32 = {}u;", TILE / 32)));
+    assert!(scan_tiles::SOURCE.contains(&format!(
+        "const WORKGROUP_SIZE : u32 = {SCAN_TILES_WORKGROUP}u;"
+    )));
+    assert!(scan_tiles::SOURCE.contains(&format!("const TILE : u32 = {TILE}u;")));
+    assert!(scan_tiles::SOURCE.contains(&format!(
+        "override PER_INVOCATION : u32 = {SCAN_TILES_PER_INVOCATION}u;"
+    )));
+    assert!(scan_tiles::SOURCE.contains(&format!(
+        "const MAX_PER_INVOCATION : u32 = {SCAN_TILES_PER_INVOCATION}u;"
+    )));
     assert!(lookback::STATS.contains(&format!(
         "const STAT_WORDS : u32 = {}u;",
         lookback::STAT_WORDS

@@ -2,7 +2,9 @@
 //! each output checked against the CPU.
 
 use compaction_playground::{flags, GpuContext};
-use wgpu_compaction::{cpu, Compaction, Compactor, Method, Readback, STAT_WORDS};
+use wgpu_compaction::{
+    cpu, Compaction, CompactionDesc, Compactor, Input, Method, Readback, STAT_WORDS,
+};
 
 use crate::args::{source_name, Args, UNPAIRED};
 use crate::copy::CopyVec4;
@@ -107,16 +109,18 @@ pub fn bench_size(
 
     for &method in &args.methods {
         for (which, compactor) in compactors.iter().enumerate() {
-            // The extra compactors differ only in how the look-back is built, and
-            // the unpaired ones only in `lookback`.
-            if which > 0 && !method.uses_tiles() {
+            // The extra compactors differ only in how the look-back module is
+            // built (its tiles serve `packed-scan` too), and the unpaired ones only
+            // in `lookback`.
+            let built = method.uses_tiles() || method == Method::PackedScan;
+            if which > 0 && !built {
                 continue;
             }
             let unpaired = compactor.lookback_options().paired_from_tiles == UNPAIRED;
             if unpaired && method != Method::Lookback {
                 continue;
             }
-            let variant: String = if method.uses_tiles() {
+            let variant: String = if built {
                 let scan = if compactor.uses_subgroups() {
                     "subgroups"
                 } else {
@@ -136,12 +140,13 @@ pub fn bench_size(
             } else {
                 "-".into()
             };
-            // The bits method twice: reading bits (what a culling pass that writes
-            // bits gets), and packing u32 flags in the same pass first.
-            let inputs: &[&'static str] = if method == Method::LookbackBits {
-                &["bits", "u32->bits"]
-            } else {
-                &["u32"]
+            // The bits methods twice: reading bits (what a culling pass that writes
+            // bits gets), and packing u32 flags in the same pass first (part of
+            // `packed-scan` itself, so its row says u32).
+            let inputs: &[&'static str] = match method {
+                Method::LookbackBits => &["bits", "u32->bits"],
+                Method::PackedScan => &["bits", "u32"],
+                _ => &["u32"],
             };
             for &input in inputs {
                 let bit_buffers: Vec<wgpu::Buffer> = if input == "bits" {
@@ -154,7 +159,10 @@ pub fn bench_size(
                 let prepared: Result<Vec<Compaction>, _> = (0..rotation)
                     .map(|r| {
                         if input == "bits" {
-                            compactor.prepare_bits(&bit_buffers[r], n as u64, 1)
+                            compactor.prepare_with(&CompactionDesc {
+                                input: Input::Bits,
+                                ..CompactionDesc::new(&bit_buffers[r], n as u64, method)
+                            })
                         } else {
                             compactor.prepare(&flag_buffers[r], n as u64, method, 1)
                         }
