@@ -319,18 +319,22 @@ fn bits_nibbles(tile : u32, li : u32, n : u32) -> u32 {
     tile_words[4u * li + 3u] = w.w;
   }
   workgroupBarrier();
-  // Row k is words ROW/32·k .. : this invocation's nibble is in word li/8 of them.
   let q = li / 8u;
-  let shift = 4u * (li % 8u);
   let r = ROW / 32u;
-  let m = ((tile_words[q] >> shift) & 0xFu) | (((tile_words[r + q] >> shift) & 0xFu) << 4u) |
-          (((tile_words[2u * r + q] >> shift) & 0xFu) << 8u) |
-          (((tile_words[3u * r + q] >> shift) & 0xFu) << 12u) |
-          (((tile_words[4u * r + q] >> shift) & 0xFu) << 16u) |
-          (((tile_words[5u * r + q] >> shift) & 0xFu) << 20u) |
-          (((tile_words[6u * r + q] >> shift) & 0xFu) << 24u) |
-          (((tile_words[7u * r + q] >> shift) & 0xFu) << 28u);
-  return m;
+  return nibbles_of(li, array<u32, ROWS>(tile_words[q], tile_words[r + q], tile_words[2u * r + q],
+                                         tile_words[3u * r + q], tile_words[4u * r + q],
+                                         tile_words[5u * r + q], tile_words[6u * r + q],
+                                         tile_words[7u * r + q]));
+}
+
+// Invocation li's nibble of each row, from `words` (row k's word that holds it:
+// word li/8 of the row's ROW/32).
+fn nibbles_of(li : u32, words : array<u32, ROWS>) -> u32 {
+  let shift = 4u * (li % 8u);
+  return ((words[0] >> shift) & 0xFu) | (((words[1] >> shift) & 0xFu) << 4u) |
+         (((words[2] >> shift) & 0xFu) << 8u) | (((words[3] >> shift) & 0xFu) << 12u) |
+         (((words[4] >> shift) & 0xFu) << 16u) | (((words[5] >> shift) & 0xFu) << 20u) |
+         (((words[6] >> shift) & 0xFu) << 24u) | (((words[7] >> shift) & 0xFu) << 28u);
 }
 
 fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
@@ -551,9 +555,15 @@ fn tile_atomic(
   stats_leave(li);
 }
 
+// Tiles per `tile_scatter_bits` workgroup: their words are one vec4 per invocation.
+const SCATTER_TILES : u32 = 4u * WORKGROUP_SIZE / TILE_WORDS;
+var<workgroup> scatter_words : array<u32, SCATTER_TILES * TILE_WORDS>;
+
 // `packed-scan`'s last pass: each tile's bits scanned and written from the slot
 // `scan_tiles` gave it. No ticket and no look-back: no tile waits for another, so
-// tiles are numbered by workgroup.
+// tiles are numbered by workgroup. A workgroup loads the words of SCATTER_TILES
+// tiles at once, then writes them one by one: a tile's words are only 512 bytes,
+// and a workgroup per tile spent its time waiting for that one load.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn tile_scatter_bits(
   @builtin(local_invocation_index) li : u32,
@@ -562,10 +572,26 @@ fn tile_scatter_bits(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let tile = wid.x + wid.y * groups.x;
-  if (tile >= tiles) {
+  let first = (wid.x + wid.y * groups.x) * SCATTER_TILES;
+  if (first >= tiles) {
     return;
   }
-  let nibbles = bits_nibbles(tile, li, n);
-  write_rows(tile, li, nibbles, scan_rows(li, nibbles), tile_bases[tile]);
+  let w = bit_words4(first * (TILE_WORDS / 4u) + li, n);
+  scatter_words[4u * li] = w.x;
+  scatter_words[4u * li + 1u] = w.y;
+  scatter_words[4u * li + 2u] = w.z;
+  scatter_words[4u * li + 3u] = w.w;
+  workgroupBarrier();
+  let r = ROW / 32u;
+  for (var k = 0u; k < SCATTER_TILES; k = k + 1u) {
+    let tile = first + k;
+    if (tile >= tiles) {
+      break;
+    }
+    let q = k * TILE_WORDS + li / 8u;
+    let nibbles = nibbles_of(li, array<u32, ROWS>(scatter_words[q], scatter_words[r + q],
+        scatter_words[2u * r + q], scatter_words[3u * r + q], scatter_words[4u * r + q],
+        scatter_words[5u * r + q], scatter_words[6u * r + q], scatter_words[7u * r + q]));
+    write_rows(tile, li, nibbles, scan_rows(li, nibbles), tile_bases[tile]);
+  }
 }

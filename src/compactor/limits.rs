@@ -45,6 +45,8 @@ const fn needs(
 /// The look-back kernels' shared memory, the larger of the portable and the
 /// subgroup composition.
 pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6684;
+/// `tile_scatter_bits`' shared memory (the same module; it stages four tiles' words).
+const SCATTER_WORKGROUP_STORAGE: u32 = 8192;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
 pub(crate) fn kernel_needs(id: KernelId) -> Needs {
@@ -60,7 +62,7 @@ pub(crate) fn kernel_needs(id: KernelId) -> Needs {
         KernelId::TileAtomic => needs(5, 1, LOOKBACK_WORKGROUP_STORAGE, 128),
         KernelId::TileCounts => needs(3, 1, 32, 256),
         KernelId::ScanTiles => needs(3, 1, 1024, 256),
-        KernelId::TileScatterBits => needs(4, 1, LOOKBACK_WORKGROUP_STORAGE, 128),
+        KernelId::TileScatterBits => needs(4, 1, SCATTER_WORKGROUP_STORAGE, 128),
     }
 }
 

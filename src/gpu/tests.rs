@@ -13,8 +13,8 @@ use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
 use crate::compactor::pipelines::KernelId;
 use crate::layout::{
     ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP,
-    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
-    TILE_COUNTS_WORKGROUP,
+    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SCATTER_TILES, SPIN_LIMIT,
+    STEPS, TILE, TILE_COUNTS_WORKGROUP,
 };
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
@@ -135,7 +135,10 @@ fn needs_of(module: &naga::Module, info: &ModuleInfo, index: usize) -> (Needs, b
 
 #[test]
 fn each_kernels_needs_match_the_wgsl() {
+    // The look-back module's entry points declare the most shared memory over both
+    // compositions: the look-back ones one figure for all three, the scatter its own.
     let mut lookback_storage = 0;
+    let mut scatter_storage = 0;
     for (name, source) in sources() {
         let (module, info) = validate(name, &source);
         for (index, entry) in module.entry_points.iter().enumerate() {
@@ -148,9 +151,13 @@ fn each_kernels_needs_match_the_wgsl() {
                     | KernelId::TileAtomic
                     | KernelId::TileScatterBits
             ) {
-                // Declared once for both compositions: the larger.
-                lookback_storage = lookback_storage.max(needs.workgroup_storage);
-                needs.workgroup_storage = LOOKBACK_WORKGROUP_STORAGE;
+                let most = if id == KernelId::TileScatterBits {
+                    &mut scatter_storage
+                } else {
+                    &mut lookback_storage
+                };
+                *most = (*most).max(needs.workgroup_storage);
+                needs.workgroup_storage = kernel_needs(id).workgroup_storage;
             }
             assert_eq!(needs, kernel_needs(id), "{name}: {}", entry.name);
             let reads_flags = !matches!(id, KernelId::AddOffsets | KernelId::IndirectArgs);
@@ -158,6 +165,8 @@ fn each_kernels_needs_match_the_wgsl() {
         }
     }
     assert_eq!(lookback_storage, LOOKBACK_WORKGROUP_STORAGE);
+    let declared = kernel_needs(KernelId::TileScatterBits).workgroup_storage;
+    assert_eq!(scatter_storage, declared);
 }
 
 #[test]
@@ -198,6 +207,10 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
     )));
     assert!(lookback::KERNELS.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
     assert!(lookback::KERNELS.contains("const ROWS : u32 = 8u;"));
+    assert!(
+        lookback::KERNELS.contains("const SCATTER_TILES : u32 = 4u * WORKGROUP_SIZE / TILE_WORDS;")
+    );
+    assert_eq!(4 * LOOKBACK_WORKGROUP / (TILE / 32), SCATTER_TILES as usize);
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
     assert!(lookback::KERNELS.contains(&format!(
         "override PAIRED_FROM_TILES : u32 = {PAIRED_FROM_TILES}u;"
@@ -215,7 +228,9 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         "override PER_INVOCATION : u32 = {SCAN_TILES_PER_INVOCATION}u;"
     )));
     assert!(scan_tiles::SOURCE.contains(&format!(
-        "const MAX_PER_INVOCATION : u32 = {SCAN_TILES_PER_INVOCATION}u;"
+        "let c{} = load_counts(v0, {}u, tiles);",
+        SCAN_TILES_PER_INVOCATION / 4 - 1,
+        SCAN_TILES_PER_INVOCATION / 4 - 1
     )));
     assert!(lookback::STATS.contains(&format!(
         "const STAT_WORDS : u32 = {}u;",
