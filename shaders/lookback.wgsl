@@ -555,15 +555,11 @@ fn tile_atomic(
   stats_leave(li);
 }
 
-// Tiles per `tile_scatter_bits` workgroup: their words are one vec4 per invocation.
-const SCATTER_TILES : u32 = 4u * WORKGROUP_SIZE / TILE_WORDS;
-var<workgroup> scatter_words : array<u32, SCATTER_TILES * TILE_WORDS>;
-
 // `packed-scan`'s last pass: each tile's bits scanned and written from the slot
 // `scan_tiles` gave it. No ticket and no look-back: no tile waits for another, so
-// tiles are numbered by workgroup. A workgroup loads the words of SCATTER_TILES
-// tiles at once, then writes them one by one: a tile's words are only 512 bytes,
-// and a workgroup per tile spent its time waiting for that one load.
+// tiles are numbered by workgroup, one each (four a workgroup, from one load, were
+// slower: each workgroup then writes them in turn). The slot is read before the
+// bits, so that its load is not one more wait after the scan.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn tile_scatter_bits(
   @builtin(local_invocation_index) li : u32,
@@ -572,26 +568,11 @@ fn tile_scatter_bits(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let first = (wid.x + wid.y * groups.x) * SCATTER_TILES;
-  if (first >= tiles) {
+  let tile = wid.x + wid.y * groups.x;
+  if (tile >= tiles) {
     return;
   }
-  let w = bit_words4(first * (TILE_WORDS / 4u) + li, n);
-  scatter_words[4u * li] = w.x;
-  scatter_words[4u * li + 1u] = w.y;
-  scatter_words[4u * li + 2u] = w.z;
-  scatter_words[4u * li + 3u] = w.w;
-  workgroupBarrier();
-  let r = ROW / 32u;
-  for (var k = 0u; k < SCATTER_TILES; k = k + 1u) {
-    let tile = first + k;
-    if (tile >= tiles) {
-      break;
-    }
-    let q = k * TILE_WORDS + li / 8u;
-    let nibbles = nibbles_of(li, array<u32, ROWS>(scatter_words[q], scatter_words[r + q],
-        scatter_words[2u * r + q], scatter_words[3u * r + q], scatter_words[4u * r + q],
-        scatter_words[5u * r + q], scatter_words[6u * r + q], scatter_words[7u * r + q]));
-    write_rows(tile, li, nibbles, scan_rows(li, nibbles), tile_bases[tile]);
-  }
+  let base = tile_bases[tile];
+  let nibbles = bits_nibbles(tile, li, n);
+  write_rows(tile, li, nibbles, scan_rows(li, nibbles), base);
 }

@@ -23,8 +23,6 @@ pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
 pub(crate) const TILE_COUNTS_WORKGROUP: usize = 256;
 /// Invocations of `scan_tiles`' one workgroup.
 pub(crate) const SCAN_TILES_WORKGROUP: usize = 256;
-/// Tiles per workgroup of `tile_scatter_bits` (`PackedScan`'s last pass).
-pub(crate) const SCATTER_TILES: u64 = 4;
 /// Tile counts each `scan_tiles` invocation takes a round (and the most it can).
 pub(crate) const SCAN_TILES_PER_INVOCATION: u32 = 64;
 /// The look-back rounds a tile waits for one predecessor before counting its flags.

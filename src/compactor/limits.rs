@@ -45,8 +45,8 @@ const fn needs(
 /// The look-back kernels' shared memory, the larger of the portable and the
 /// subgroup composition.
 pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6684;
-/// `tile_scatter_bits`' shared memory (the same module; it stages four tiles' words).
-const SCATTER_WORKGROUP_STORAGE: u32 = 8192;
+/// `tile_scatter_bits`' shared memory (the same module, less the look-back's).
+const SCATTER_WORKGROUP_STORAGE: u32 = 6656;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
 pub(crate) fn kernel_needs(id: KernelId) -> Needs {

@@ -8,7 +8,7 @@ use super::{Compaction, Compactor, Dispatch, ScanLevel};
 use crate::error::{Error, Result};
 use crate::gpu::kernel::{storage_buffer, words, words_at};
 use crate::gpu::lookback::STAT_WORDS;
-use crate::layout::{BLOCK, SCATTER_TILES, STEPS, TILE, WORD};
+use crate::layout::{BLOCK, STEPS, TILE, WORD};
 use crate::output::DrawArgs;
 use crate::Method;
 
@@ -513,7 +513,7 @@ impl<'c, 'd> Builder<'c, 'd> {
                     (2, words(&indices, n)),
                     (6, words(&counts, tiles)),
                 ],
-                tiles.div_ceil(SCATTER_TILES) * crate::layout::LOOKBACK_WORKGROUP as u64,
+                tiles * crate::layout::LOOKBACK_WORKGROUP as u64,
             );
         }
         self.out.tile_counts = Some(counts);

@@ -13,8 +13,8 @@ use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
 use crate::compactor::pipelines::KernelId;
 use crate::layout::{
     ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP,
-    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SCATTER_TILES, SPIN_LIMIT,
-    STEPS, TILE, TILE_COUNTS_WORKGROUP,
+    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
+    TILE_COUNTS_WORKGROUP,
 };
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
@@ -207,10 +207,6 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
     )));
     assert!(lookback::KERNELS.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
     assert!(lookback::KERNELS.contains("const ROWS : u32 = 8u;"));
-    assert!(
-        lookback::KERNELS.contains("const SCATTER_TILES : u32 = 4u * WORKGROUP_SIZE / TILE_WORDS;")
-    );
-    assert_eq!(4 * LOOKBACK_WORKGROUP / (TILE / 32), SCATTER_TILES as usize);
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
     assert!(lookback::KERNELS.contains(&format!(
         "override PAIRED_FROM_TILES : u32 = {PAIRED_FROM_TILES}u;"
