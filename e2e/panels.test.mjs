@@ -48,7 +48,7 @@ test('order panel: each method drawn in its draw order; state changes, inversion
     assert.equal(scene.n, 4096);
     const flags = randomFlags(scene.n, scene.density, scene.seed);
     const sorted = compact(flags);
-    assert.equal(runs.length, 6);
+    assert.equal(runs.length, 7);
     const rows = await page.$$eval('[data-testid="order-row"]', (els) => els.map((e) => ({ ...e.dataset, image: e.querySelector('[data-testid="order-image"]').width, text: e.textContent })));
     for (const run of runs) {
       assert.equal(run.frames.length, scene.frames, run.method);
@@ -66,7 +66,7 @@ test('order panel: each method drawn in its draw order; state changes, inversion
       const changedPerFrame = run.frames.slice(1).map((f, k) => f.filter((v, s) => v !== run.frames[k][s]).length / f.length);
       const changed = changedPerFrame.reduce((a, b) => a + b, 0) / changedPerFrame.length;
       assert.ok(Math.abs(Number(row.changed) - changed) < 1e-9, `${run.method} changed slots`);
-      if (run.method === 'scan' || run.method.startsWith('lookback')) {
+      if (['scan', 'lookback', 'lookback-bits', 'packed-scan'].includes(run.method)) {
         // The order-keeping methods draw the sort itself, the same every frame: no history error.
         for (const frame of run.frames) assert.deepEqual(frame, sorted, run.method);
         assert.equal(changes, new Set(sorted.map((i) => Math.floor(i / Math.ceil(scene.n / scene.groups)))).size - 1);
@@ -91,7 +91,7 @@ test('order panel: each method drawn in its draw order; state changes, inversion
 test('benchmark panel: compile timed apart, a labelled timer, a table and two charts, downloadable; Cancel stops it', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openPlayground(browser, server.url);
   try {
-    for (const m of ['aggregated', 'lookback', 'lookback-bits', 'tile-atomic']) await page.uncheck(`[data-testid="bench-method-${m}"]`);
+    for (const m of ['aggregated', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']) await page.uncheck(`[data-testid="bench-method-${m}"]`);
     await page.selectOption('[data-testid="bench-max"]', '2048');
     await page.click('[data-testid="bench-run"]');
     await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="bench-progress"]').dataset.state === 'done');
@@ -142,7 +142,7 @@ test('code panel: every module of every method is the files of shaders/ it names
   const { page, log } = await openPlayground(browser, server.url);
   try {
     const methods = await page.$$eval('[data-testid="code-method"] option', (os) => os.map((o) => o.value));
-    assert.deepEqual(methods, ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic']);
+    assert.deepEqual(methods, ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']);
     for (const method of methods) {
       await page.selectOption('[data-testid="code-method"]', method);
       const modules = await page.$$eval('[data-testid="code-module"]', (els) => els.map((e) => ({ label: e.dataset.module, files: e.dataset.files.split(' '), code: e.querySelector('pre code').textContent })));

@@ -1,6 +1,8 @@
 // Packs u32 flags (any nonzero value is visible) into bits, 32 to a word, least
 // significant first: what `lookback_bits` reads when the caller has u32 flags.
-// A culling pass that writes bits directly needs no packing.
+// A culling pass that writes bits directly needs no packing. `pack_bits_counted`
+// also counts each tile of 4096 flags for `packed-scan` (what `tile_counts` does
+// from bits), so that the bits are not read again for it.
 //
 // A streaming pass: each workgroup packs CHUNK flags into WORKGROUP_SIZE words.
 // Invocation li loads eight vec4 (row k: vec4 li of the chunk's k-th run of
@@ -18,6 +20,8 @@ const CHUNK : u32 = 32u * WORKGROUP_SIZE;
 // Exactly N words: its length is the number of flags.
 @group(0) @binding(1) var<storage, read>       flags  : array<u32>;
 @group(0) @binding(2) var<storage, read_write> bits   : array<u32>;
+// `pack_bits_counted`: one count per tile of the capacity.
+@group(0) @binding(3) var<storage, read_write> tile_counts : array<u32>;
 // The live length: flags past live.x are invisible, so that one compaction
 // prepared for a capacity serves any count up to it (set per encode, or copied
 // from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
@@ -62,14 +66,42 @@ fn keep(li : u32, f0 : vec4<u32>, f1 : vec4<u32>, f2 : vec4<u32>, f3 : vec4<u32>
   nibbles[7u * w + li] = nibble(f7);
 }
 
+// A chunk is two tiles: words 0 .. TILE_WORDS-1 and the rest.
+const TILE_WORDS : u32 = 128u;
+var<workgroup> chunk_counts : array<atomic<u32>, WORKGROUP_SIZE / TILE_WORDS>;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn pack_bits(
   @builtin(local_invocation_index) li : u32,
   @builtin(workgroup_id) wid : vec3<u32>,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = min(live.x, arrayLength(&flags));
+  pack(li, wid.x + wid.y * groups.x);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn pack_bits_counted(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  // Ordered before the adds by the barrier in `pack`.
+  if (li < WORKGROUP_SIZE / TILE_WORDS) {
+    atomicStore(&chunk_counts[li], 0u);
+  }
   let chunk = wid.x + wid.y * groups.x;
+  atomicAdd(&chunk_counts[li / TILE_WORDS], countOneBits(pack(li, chunk)));
+  workgroupBarrier();
+  let tile = chunk * (WORKGROUP_SIZE / TILE_WORDS) + li;
+  if (li < WORKGROUP_SIZE / TILE_WORDS && tile < arrayLength(&tile_counts)) {
+    tile_counts[tile] = atomicLoad(&chunk_counts[li]);
+  }
+}
+
+// Packs chunk `chunk` (invocation li writes word li of it) and returns the word.
+// Call it from uniform control flow.
+fn pack(li : u32, chunk : u32) -> u32 {
+  let n = min(live.x, arrayLength(&flags));
   let v = chunk * (CHUNK / 4u) + li;
   let w = WORKGROUP_SIZE;
   if ((chunk + 1u) * (CHUNK / 4u) <= n / 4u) {
@@ -91,4 +123,5 @@ fn pack_bits(
   if (out < arrayLength(&bits)) {
     bits[out] = word;
   }
+  return word;
 }

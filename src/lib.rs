@@ -2,11 +2,13 @@
 //! value is visible) to the dense list of visible indices, their count and the
 //! arguments of an indirect draw, recorded into your own encoder.
 //!
-//! Six methods ([`Method`]): the article *Compactar los visibles*' atomic counter
+//! Seven methods ([`Method`]): the article *Compactar los visibles*' atomic counter
 //! (plain and aggregated per workgroup; fast, order varies) and exclusive prefix
-//! scan (keeps the order, bit-identical every run), and three single-pass ones on
+//! scan (keeps the order, bit-identical every run), three single-pass ones on
 //! tiles of 4096 flags: a decoupled look-back (order kept, one dispatch), the same
-//! on one bit per flag, and a tile-atomic (order kept inside a tile).
+//! on one bit per flag, and a tile-atomic (order kept inside a tile); and a
+//! reduce-then-scan over bits with no look-back (order kept, the fastest from bits
+//! on large arrays).
 //!
 //! ```no_run
 //! # async fn frame(device: &wgpu::Device, queue: &wgpu::Queue, flags: &wgpu::Buffer,
@@ -40,9 +42,11 @@
 //!   | `Scan` | 3 (4 traced) | 1 | 1 KiB | 256 |
 //!   | `Lookback`, `LookbackBits` | 6 | 1 | 6.5 KiB | 128 |
 //!   | `TileAtomic` | 5 | 1 | 6.5 KiB | 128 |
+//!   | `PackedScan` | 4 | 1 | 8 KiB | 256 |
 //!
 //!   So the look-back methods need more storage buffers per stage than
 //!   `wgpu::Limits::downlevel_defaults()` (4) gives; WebGPU's default (8) is enough.
+//!   `PackedScan` keeps the order within the downlevel defaults.
 //!   The flags must fit one storage binding (`max_storage_buffer_binding_size`).
 //! - **Buffers**: the flags need `STORAGE`, at an offset that is a multiple of
 //!   `min_storage_buffer_offset_alignment`; a caller's instance-count target needs

@@ -79,6 +79,12 @@ pub fn shader_sources(
                 indirect_args::SOURCE,
             ),
             KernelId::PackBits => one("pack_bits", "shaders/pack_bits.wgsl", pack_bits::SOURCE),
+            KernelId::PackBitsCounted => {
+                let (_, files, wgsl, _) =
+                    one("pack_bits", "shaders/pack_bits.wgsl", pack_bits::SOURCE);
+                let name = "pack_bits_counted";
+                (name, files, wgsl, pipeline(name, name))
+            }
             KernelId::TileCounts => one(
                 "tile_counts",
                 "shaders/tile_counts.wgsl",

@@ -1,6 +1,6 @@
-//! `packed-scan` kernel by kernel against its CPU mirrors: `pack_bits`, then
-//! `tile_counts` and `scan_tiles` (read back as the tile slots they leave), then
-//! `tile_scatter_bits` (the indices), from u32 flags and from bits, portable and
+//! `packed-scan` kernel by kernel against its CPU mirrors: `pack_bits_counted`
+//! (from u32 flags) or `tile_counts` (from bits), then `scan_tiles` (read back as
+//! the tile slots they leave), then `tile_scatter_bits` (the indices), portable and
 //! with subgroups; edge sizes, all densities, the scan of the counts over more
 //! than one round (more than 16384 tiles), and every run bit-identical.
 
@@ -65,7 +65,12 @@ fn check(compactor: &Compactor, flags: &[u32], bits_input: bool, case: &str) {
     } else if compaction.packed_bits().is_some() {
         fail("bits were packed again".into());
     }
-    let (slots, total) = cpu::scan_tiles(&cpu::tile_counts(&bits, n, tiles));
+    let counts = if bits_input {
+        cpu::tile_counts(&bits, n, tiles)
+    } else {
+        cpu::pack_bits_counted(flags).1
+    };
+    let (slots, total) = cpu::scan_tiles(&counts);
     if n > 0 {
         let got = read_words(
             compactor,
@@ -75,7 +80,7 @@ fn check(compactor: &Compactor, flags: &[u32], bits_input: bool, case: &str) {
         if got != slots {
             let at = got.iter().zip(&slots).position(|(a, b)| a != b);
             fail(format!(
-                "tile slots differ from the CPU's scan_tiles of tile_counts, first at {at:?}"
+                "tile slots differ from the CPU's scan_tiles of the counts, first at {at:?}"
             ));
         }
     }

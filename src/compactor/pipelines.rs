@@ -26,6 +26,7 @@ pub(crate) enum KernelId {
     LookbackBits,
     TileAtomic,
     PackBits,
+    PackBitsCounted,
     TileCounts,
     ScanTiles,
     TileScatterBits,
@@ -58,7 +59,7 @@ impl KernelId {
             ],
             Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
             Method::PackedScan => &[
-                KernelId::PackBits,
+                KernelId::PackBitsCounted,
                 KernelId::TileCounts,
                 KernelId::ScanTiles,
                 KernelId::TileScatterBits,
@@ -79,6 +80,7 @@ pub(crate) struct Pipelines {
     indirect_args: OnceLock<Kernel>,
     lookback: OnceLock<Lookback>,
     pack_bits: OnceLock<Kernel>,
+    pack_bits_counted: OnceLock<Kernel>,
     tile_counts: OnceLock<Kernel>,
     scan_tiles: OnceLock<Kernel>,
 }
@@ -95,6 +97,7 @@ impl Pipelines {
             indirect_args: OnceLock::new(),
             lookback: OnceLock::new(),
             pack_bits: OnceLock::new(),
+            pack_bits_counted: OnceLock::new(),
             tile_counts: OnceLock::new(),
             scan_tiles: OnceLock::new(),
         }
@@ -119,6 +122,7 @@ impl Pipelines {
             KernelId::Scatter => self.scatter.get().is_some(),
             KernelId::IndirectArgs => self.indirect_args.get().is_some(),
             KernelId::PackBits => self.pack_bits.get().is_some(),
+            KernelId::PackBitsCounted => self.pack_bits_counted.get().is_some(),
             KernelId::TileCounts => self.tile_counts.get().is_some(),
             KernelId::ScanTiles => self.scan_tiles.get().is_some(),
             KernelId::ScanBlock { .. } => self.scan_block.get().is_some(),
@@ -145,6 +149,7 @@ impl Pipelines {
             KernelId::Scatter => (&self.scatter, scatter::scatter),
             KernelId::IndirectArgs => (&self.indirect_args, indirect_args::indirect_args),
             KernelId::PackBits => (&self.pack_bits, pack_bits::pack_bits),
+            KernelId::PackBitsCounted => (&self.pack_bits_counted, pack_bits::pack_bits_counted),
             KernelId::TileCounts => (&self.tile_counts, tile_counts::tile_counts),
             KernelId::ScanTiles => {
                 let per_invocation = self.options.scan_tiles_per_invocation;

@@ -464,7 +464,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         self.out.packed_bits = packed;
     }
 
-    /// `packed-scan`: the bits (packed first from u32 flags), each tile's count,
+    /// `packed-scan`: the bits (packed first from u32 flags) and each tile's count,
     /// the counts scanned into slots, then every tile written from its slot.
     fn packed_scan(&mut self) {
         let desc = self.desc;
@@ -475,11 +475,17 @@ impl<'c, 'd> Builder<'c, 'd> {
         let bit_words = n.div_ceil(32);
         let packed = (desc.input == Input::U32).then(|| self.buffer("pack_bits:bits", bit_words));
         if n > 0 {
+            // From u32 flags the packing counts the tiles too.
             if let Some(packed) = &packed {
                 let view = self.vec4_view(desc.flags, desc.flags_offset, n);
                 self.push(
-                    KernelId::PackBits,
-                    &[view, self.flags(), words(packed, bit_words)],
+                    KernelId::PackBitsCounted,
+                    &[
+                        view,
+                        self.flags(),
+                        words(packed, bit_words),
+                        words(&counts, tiles),
+                    ],
                     bit_words,
                 );
             }
@@ -489,11 +495,13 @@ impl<'c, 'd> Builder<'c, 'd> {
             };
             let bits4 = self.vec4_view(bits, offset, bit_words);
             let bits1 = words_at(bits, offset, bit_words);
-            self.push(
-                KernelId::TileCounts,
-                &[bits4.clone(), bits1.clone(), words(&counts, tiles)],
-                tiles * (TILE as u64 / 128),
-            );
+            if packed.is_none() {
+                self.push(
+                    KernelId::TileCounts,
+                    &[bits4.clone(), bits1.clone(), words(&counts, tiles)],
+                    tiles * (TILE as u64 / 128),
+                );
+            }
             let (count, indirect) = (self.out.count.clone(), self.out.indirect.clone());
             self.push(
                 KernelId::ScanTiles,

@@ -16,7 +16,7 @@ pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
 pub use lookback::{lookback, lookback_bits, tile_atomic, tile_scatter_bits};
-pub use pack_bits::pack_bits;
+pub use pack_bits::{pack_bits, pack_bits_counted};
 pub use scan_block::scan_block;
 pub use scan_tiles::scan_tiles;
 pub use scatter::scatter;

@@ -1,5 +1,5 @@
 //! CPU mirror of `shaders/pack_bits.wgsl`: one bit per flag, 32 to a word, least
-//! significant first.
+//! significant first (`pack_bits`), and the tiles' counts too (`pack_bits_counted`).
 
 use crate::is_visible;
 
@@ -10,4 +10,12 @@ pub fn pack_bits(flags: &[u32]) -> Vec<u32> {
         bits[i / 32] |= 1 << (i % 32);
     }
     bits
+}
+
+/// The bits of `flags` and the count of each of their tiles of [`crate::layout::TILE`].
+pub fn pack_bits_counted(flags: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let bits = pack_bits(flags);
+    let tiles = flags.len().div_ceil(crate::layout::TILE);
+    let counts = super::tile_counts(&bits, flags.len(), tiles);
+    (bits, counts)
 }

@@ -96,6 +96,7 @@ fn kernel_of(entry: &str) -> KernelId {
         "scatter" => KernelId::Scatter,
         "indirect_args" => KernelId::IndirectArgs,
         "pack_bits" => KernelId::PackBits,
+        "pack_bits_counted" => KernelId::PackBitsCounted,
         "lookback" => KernelId::Lookback,
         "lookback_bits" => KernelId::LookbackBits,
         "tile_atomic" => KernelId::TileAtomic,
@@ -179,6 +180,7 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         ("scan_block_traced", BLOCK),
         ("add_offsets", BLOCK),
         ("pack_bits", PACK_BITS_WORKGROUP),
+        ("pack_bits_counted", PACK_BITS_WORKGROUP),
         ("lookback", LOOKBACK_WORKGROUP),
         ("lookback_bits", LOOKBACK_WORKGROUP),
         ("tile_atomic", LOOKBACK_WORKGROUP),
@@ -216,6 +218,7 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         "const WORKGROUP_SIZE : u32 = {TILE_COUNTS_WORKGROUP}u;"
     )));
     assert!(tile_counts::SOURCE.contains(&format!("const TILE_WORDS : u32 = {}u;", TILE / 32)));
+    assert!(pack_bits::SOURCE.contains(&format!("const TILE_WORDS : u32 = {}u;", TILE / 32)));
     assert!(scan_tiles::SOURCE.contains(&format!(
         "const WORKGROUP_SIZE : u32 = {SCAN_TILES_WORKGROUP}u;"
     )));

@@ -75,6 +75,7 @@ export const en = {
   'method.lookback.info': 'one pass: tiles of 4096 chained by a decoupled look-back: the input order, the same buffer every run',
   'method.lookback-bits.info': 'the look-back reading one bit per flag',
   'method.tile-atomic.info': 'one global atomicAdd per tile of 4096: order kept inside a tile, not between tiles',
+  'method.packed-scan.info': 'flags packed to bits and counted per tile, the counts scanned, then each tile written from its bits: no tile waits for another; the input order, the same buffer every run',
 
   // draw-panel.js
   'draw.label': 'The visible instances, drawn with drawIndirect',

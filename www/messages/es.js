@@ -76,6 +76,7 @@ export const es = {
   'method.lookback.info': 'una pasada: tiles de 4096 encadenados por un look-back desacoplado: el orden de entrada, el mismo búfer en cada ejecución',
   'method.lookback-bits.info': 'el look-back leyendo un bit por flag',
   'method.tile-atomic.info': 'un atomicAdd global por tile de 4096: conserva el orden dentro de un tile, no entre tiles',
+  'method.packed-scan.info': 'flags empaquetados en bits y contados por tile, los conteos escaneados, y cada tile escrito desde sus bits: ningún tile espera a otro; el orden de entrada, el mismo búfer en cada ejecución',
 
   // draw-panel.js
   'draw.label': 'Las instancias visibles, dibujadas con drawIndirect',
