@@ -17,7 +17,11 @@ export class ResultPanel {
     this.t = t;
     this.onMethod = onMethod;
     this.methodName = uniqueId('method');
-    this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': t('result.method') });
+    // One line per method would push the result below the fold: the names form a
+    // grid, and the chosen method's description sits under it (each name's
+    // description is also its tooltip).
+    this.methodAbout = h('p', { class: 'method-about', id: uniqueId('method-about'), 'data-testid': 'method-about', 'aria-live': 'polite' });
+    this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': t('result.method'), 'aria-describedby': this.methodAbout.id });
     this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', onclick: onRun }, t('result.run'));
     const stat = (label, testid, cls = null) => {
       const dd = h('dd', { 'data-testid': testid, class: cls }, '–');
@@ -34,7 +38,7 @@ export class ResultPanel {
     this.element = h(
       'div',
       { class: 'result-panel' },
-      h('div', { class: 'method-row' }, this.methodRadios, this.runButton),
+      h('div', { class: 'method-row' }, this.methodRadios, this.methodAbout, this.runButton),
       h('dl', { class: 'results' }, countBox, instanceBox, hashBox, onBox),
       this.compiled,
       h('p', { class: 'list-title' }, t('result.listTitle')),
@@ -54,24 +58,34 @@ export class ResultPanel {
       methods.map((m) =>
         h(
           'label',
-          { class: 'method' },
+          { class: 'method', title: this.t(`method.${m}.info`) },
           h('input', {
             type: 'radio',
             name: this.methodName,
             value: m,
             checked: m === method,
             'data-testid': `method-${m}`,
-            onchange: () => this.onMethod(m),
+            onchange: () => {
+              this.describe(m);
+              this.onMethod(m);
+            },
           }),
           h('span', { class: 'method-name' }, m),
-          h('span', { class: 'method-info' }, this.t(`method.${m}.info`)),
         ),
       ),
     );
+    this.describe(method);
   }
 
   check(method) {
     for (const r of this.methodRadios.querySelectorAll('input')) r.checked = r.value === method;
+    this.describe(method);
+  }
+
+  /** The chosen method's description, under the names. */
+  describe(method) {
+    this.methodAbout.textContent = this.t(`method.${method}.info`);
+    this.methodAbout.dataset.method = method;
   }
 
   /** A run; `compileMs`: the compilation that came first, timed apart (null: none was needed). */
