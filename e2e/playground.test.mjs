@@ -154,6 +154,8 @@ test('each method compacts typed flags; indices and instanceCount match an indep
     for (const method of methods) {
       await page.check(`[data-testid="method-${method}"]`);
       await idle(page);
+      // The description under the names is the chosen method's.
+      assert.equal(await page.$eval('[data-testid="chosen-method-info"]', (e) => e.dataset.method), method);
       const r = await assertCompacted(page, flags, method, log);
       if (method === 'aggregated') {
         // One atomicAdd per workgroup of 64: each workgroup's visibles stay contiguous and in order.

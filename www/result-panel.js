@@ -20,7 +20,7 @@ export class ResultPanel {
     // One line per method would push the result below the fold: the names form a
     // grid, and the chosen method's description sits under it (each name's
     // description is also its tooltip).
-    this.methodAbout = h('p', { class: 'method-about', id: uniqueId('method-about'), 'data-testid': 'method-about', 'aria-live': 'polite' });
+    this.methodAbout = h('p', { class: 'method-about', id: uniqueId('method-about'), 'data-testid': 'chosen-method-info', 'aria-live': 'polite' });
     this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': t('result.method'), 'aria-describedby': this.methodAbout.id });
     this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', onclick: onRun }, t('result.run'));
     const stat = (label, testid, cls = null) => {
