@@ -15,7 +15,7 @@ fn every_method_draws_exactly_the_visible_objects_indexed_and_not() {
             .lines()
             .filter(|l| l.contains("instances drawn and checked"))
             .count(),
-        6,
+        wgpu_compaction::Method::ALL.len(),
         "{report}"
     );
 }
