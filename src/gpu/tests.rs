@@ -79,6 +79,26 @@ fn every_library_shader_file_is_built() {
     }
 }
 
+#[test]
+fn every_library_shader_file_is_packaged() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let playground = ["copy_vec4", "draw_instances"];
+    for entry in std::fs::read_dir(root.join("shaders")).expect("shaders/") {
+        let path = entry.expect("entry").path();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if path.extension().is_some_and(|e| e == "wgsl") && !playground.contains(&stem) {
+            assert!(
+                manifest.contains(&format!("\"shaders/{stem}.wgsl\"")),
+                "shaders/{stem}.wgsl is not in the package's `include` (Cargo.toml)"
+            );
+        }
+    }
+}
+
 /// The kernel an entry point is, by its name.
 fn kernel_of(entry: &str) -> KernelId {
     match entry {
