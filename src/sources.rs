@@ -79,12 +79,11 @@ pub fn shader_sources(
                 indirect_args::SOURCE,
             ),
             KernelId::PackBits => one("pack_bits", "shaders/pack_bits.wgsl", pack_bits::SOURCE),
-            KernelId::PackBitsCounted => {
-                let (_, files, wgsl, _) =
-                    one("pack_bits", "shaders/pack_bits.wgsl", pack_bits::SOURCE);
-                let name = "pack_bits_counted";
-                (name, files, wgsl, pipeline(name, name))
-            }
+            KernelId::PackBitsCounted => one(
+                "pack_bits_counted",
+                "shaders/pack_bits.wgsl",
+                pack_bits::SOURCE,
+            ),
             KernelId::TileCounts => one(
                 "tile_counts",
                 "shaders/tile_counts.wgsl",
@@ -150,7 +149,7 @@ type Module = (
     PipelineSource,
 );
 
-/// A module of one file whose entry point is the module's name.
+/// A module of one file with one pipeline, whose entry point is the module's name.
 fn one(name: &'static str, file: &'static str, wgsl: &'static str) -> Module {
     (name, vec![file], Cow::Borrowed(wgsl), pipeline(name, name))
 }

@@ -180,6 +180,7 @@ pub(crate) fn lookback_entry(id: KernelId) -> usize {
         KernelId::Lookback => 0,
         KernelId::LookbackBits => 1,
         KernelId::TileAtomic => 2,
-        _ => 3,
+        KernelId::TileScatterBits => 3,
+        other => unreachable!("{other:?} is not in the look-back module"),
     }
 }

@@ -410,17 +410,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         // u32 flags for the bits method are packed first, in the same pass.
         let bit_words = n.div_ceil(32);
         let packed = (desc.method == Method::LookbackBits && desc.input == Input::U32)
-            .then(|| self.buffer("pack_bits:bits", bit_words));
-        if let Some(packed) = &packed {
-            if n > 0 {
-                let view = self.vec4_view(desc.flags, desc.flags_offset, n);
-                self.push(
-                    KernelId::PackBits,
-                    &[view, self.flags(), words(packed, bit_words)],
-                    bit_words,
-                );
-            }
-        }
+            .then(|| self.pack(KernelId::PackBits, None));
         let (source, offset, input_words) = match &packed {
             Some(packed) => (packed, 0, bit_words),
             None => (desc.flags, desc.flags_offset, input_words(desc)),
@@ -471,24 +461,13 @@ impl<'c, 'd> Builder<'c, 'd> {
         let n = desc.capacity;
         let tiles = n.div_ceil(TILE as u64);
         // Whole vec4 for `scan_tiles`; N/4096 words, rounded up.
-        let counts = self.buffer("packed_scan:tile_counts", tiles.div_ceil(4) * 4);
+        let count_words = tiles.div_ceil(4) * 4;
+        let counts = self.buffer("packed_scan:tile_counts", count_words);
         let bit_words = n.div_ceil(32);
-        let packed = (desc.input == Input::U32).then(|| self.buffer("pack_bits:bits", bit_words));
+        // From u32 flags the packing counts the tiles too.
+        let packed = (desc.input == Input::U32)
+            .then(|| self.pack(KernelId::PackBitsCounted, Some(words(&counts, tiles))));
         if n > 0 {
-            // From u32 flags the packing counts the tiles too.
-            if let Some(packed) = &packed {
-                let view = self.vec4_view(desc.flags, desc.flags_offset, n);
-                self.push(
-                    KernelId::PackBitsCounted,
-                    &[
-                        view,
-                        self.flags(),
-                        words(packed, bit_words),
-                        words(&counts, tiles),
-                    ],
-                    bit_words,
-                );
-            }
             let (bits, offset) = match &packed {
                 Some(packed) => (packed, 0),
                 None => (desc.flags, desc.flags_offset),
@@ -496,6 +475,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             let bits4 = self.vec4_view(bits, offset, bit_words);
             let bits1 = words_at(bits, offset, bit_words);
             if packed.is_none() {
+                // One vec4 of bit words (128 flags) an invocation.
                 self.push(
                     KernelId::TileCounts,
                     &[bits4.clone(), bits1.clone(), words(&counts, tiles)],
@@ -506,7 +486,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             self.push(
                 KernelId::ScanTiles,
                 &[
-                    words(&counts, tiles.div_ceil(4) * 4),
+                    words(&counts, count_words),
                     words(&count, 1),
                     words(&indirect, self.out.draw.words()),
                 ],
@@ -526,6 +506,22 @@ impl<'c, 'd> Builder<'c, 'd> {
         }
         self.out.tile_counts = Some(counts);
         self.out.packed_bits = packed;
+    }
+
+    /// The bits the u32 flags are packed into by `kernel` (`PackBits`, or
+    /// `PackBitsCounted` with the tile counts to write), its dispatch pushed.
+    fn pack(&mut self, kernel: KernelId, counts: Option<wgpu::BufferBinding>) -> wgpu::Buffer {
+        let desc = self.desc;
+        let n = desc.capacity;
+        let bit_words = n.div_ceil(32);
+        let packed = self.buffer("pack_bits:bits", bit_words);
+        if n > 0 {
+            let view = self.vec4_view(desc.flags, desc.flags_offset, n);
+            let mut bindings = vec![view, self.flags(), words(&packed, bit_words)];
+            bindings.extend(counts);
+            self.push(kernel, &bindings, bit_words);
+        }
+        packed
     }
 
     /// The vec4 view of `buffer`'s first `len` words from `offset`: the bulk as

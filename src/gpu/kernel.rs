@@ -25,7 +25,7 @@ pub(crate) fn shader_module(
 }
 
 impl Kernel {
-    /// The kernel of a one-kernel WGSL file whose entry point is `label`.
+    /// The kernel of a WGSL file (a module of its own) whose entry point is `label`.
     pub fn from_wgsl(
         device: &wgpu::Device,
         label: &'static str,
