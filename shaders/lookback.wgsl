@@ -64,7 +64,7 @@ override STRESS_FALLBACK : bool = false;
 // the workgroup loads instead of polling (BENCHMARKS.md v18). Under it, one tile
 // each: pairs halve the workgroups and cost occupancy, which smaller arrays (and
 // `lookback_bits`, which seldom polls) lose more by than they gain.
-override PAIRED_FROM_TILES : u32 = 16384u;
+override PAIRED_FROM_TILES : u32 = 8192u;
 
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
 // bit words), as u32 for the tail and for short arrays.
@@ -298,9 +298,17 @@ fn write_two_rows(li : u32, m : u32, pos0 : u32, pos1 : u32, e : u32, out : u32,
   workgroupBarrier();
 }
 
-// This invocation's share of the visible flags of a u32 tile (for the fallback).
+// This invocation's share of the visible flags of a u32 tile (for the fallback),
+// one row at a time. The fallback is rare, but registers are allocated for the
+// busiest point of the kernel: eight loads at once here, while the tile's own scan
+// is live, cost `lookback` an eighth of its workgroups per SM (BENCHMARKS.md v20).
 fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
-  return countOneBits(tile_nibbles(tile, li, n));
+  let v = tile * (TILE / 4u) + li;
+  var c = 0u;
+  for (var r = 0u; r < ROWS; r = r + 1u) {
+    c = c + countOneBits(nibble(load4_checked(v + r * WORKGROUP_SIZE, n)));
+  }
+  return c;
 }
 
 // A bits tile as the same 32 bits per invocation that `tile_nibbles` gives for u32

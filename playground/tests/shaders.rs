@@ -1,5 +1,5 @@
 //! The playground's own shaders (the drawIndirect of the page, the benchmark's
-//! copy reference) parse and validate with naga. The library checks its kernels.
+//! copy reference and fence) parse and validate with naga. The library checks its kernels.
 
 const SHADERS: &[(&str, &str)] = &[
     (
@@ -7,6 +7,10 @@ const SHADERS: &[(&str, &str)] = &[
         compaction_playground::draw_instances::SOURCE,
     ),
     ("copy_vec4", include_str!("../../shaders/copy_vec4.wgsl")),
+    (
+        "bench_fence",
+        include_str!("../../shaders/bench_fence.wgsl"),
+    ),
 ];
 
 #[test]

@@ -34,7 +34,7 @@ pub struct LookbackOptions {
     /// its predecessors itself (the fallback path, made deterministic).
     pub stress_fallback: bool,
     /// The capacity in tiles (4096 flags each) from which every workgroup of
-    /// [`crate::Method::Lookback`] takes two tiles (default 16384, 2^26 flags); lower it to test
+    /// [`crate::Method::Lookback`] takes two tiles (default 8192, 2^25 flags); lower it to test
     /// that schedule on small arrays.
     pub paired_from_tiles: u32,
     /// Tests only: the tile counts each invocation of `scan_tiles`

@@ -61,7 +61,7 @@ fn every_library_shader_file_is_built() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     let built: String = sources().into_iter().map(|(_, s)| s).collect();
     // The playground's own shaders live here too; its tests check them.
-    let playground = ["copy_vec4", "draw_instances"];
+    let playground = ["copy_vec4", "bench_fence", "draw_instances"];
     for entry in std::fs::read_dir(dir).expect("shaders/") {
         let path = entry.expect("entry").path();
         let stem = path
@@ -83,7 +83,7 @@ fn every_library_shader_file_is_built() {
 fn every_library_shader_file_is_packaged() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
-    let playground = ["copy_vec4", "draw_instances"];
+    let playground = ["copy_vec4", "bench_fence", "draw_instances"];
     for entry in std::fs::read_dir(root.join("shaders")).expect("shaders/") {
         let path = entry.expect("entry").path();
         let stem = path

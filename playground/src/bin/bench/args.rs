@@ -4,7 +4,8 @@ use compaction_playground::cli;
 use wgpu_compaction::{Compactor, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--stats] [--json] \
+                     [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] \
+                     [--stats] [--json] \
                      [--source lookback-variant.wgsl ...]";
 
 /// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired.
@@ -20,6 +21,9 @@ pub struct Args {
     pub unchecked: bool,
     /// `--unpaired`: also `lookback` with one tile a workgroup at every size.
     pub unpaired: bool,
+    /// `--paired-from TILES`: the capacity from which `lookback` takes two tiles a
+    /// workgroup, in every build (`LookbackOptions::paired_from_tiles`).
+    pub paired_from: Option<u32>,
     pub stats: bool,
     pub json: bool,
     /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
@@ -60,6 +64,7 @@ pub fn parse_args() -> Result<Args, String> {
         portable: false,
         unchecked: false,
         unpaired: false,
+        paired_from: None,
         stats: false,
         json: false,
         sources: Vec::new(),
@@ -81,6 +86,13 @@ pub fn parse_args() -> Result<Args, String> {
             "--portable" => args.portable = true,
             "--unchecked" => args.unchecked = true,
             "--unpaired" => args.unpaired = true,
+            "--paired-from" => {
+                args.paired_from = Some(
+                    value()?
+                        .parse()
+                        .map_err(|_| "--paired-from: not a number")?,
+                )
+            }
             "--stats" => args.stats = true,
             "--json" => args.json = true,
             "--source" => {

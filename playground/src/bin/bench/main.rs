@@ -40,9 +40,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let defaults = LookbackOptions::default();
     let base = LookbackOptions {
         stats: args.stats,
-        ..LookbackOptions::default()
+        paired_from_tiles: args.paired_from.unwrap_or(defaults.paired_from_tiles),
+        ..defaults
     };
     // The default kernels, then each --source file; each followed by its portable
     // (--portable; not for a source with its own scan and look-back, whose build
@@ -84,7 +86,7 @@ fn main() -> ExitCode {
         .collect();
 
     let copy = CopyVec4::new(&gpu.device);
-    let timer = Timer::new(&gpu, args.reps);
+    let timer = Timer::new(&gpu);
     eprintln!(
         "bench: {}; timer {}; look-back scan with {}; median of {} runs after {} warm-up",
         gpu.adapter_name(),

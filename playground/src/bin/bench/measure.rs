@@ -48,6 +48,53 @@ fn verify(gpu: &GpuContext, compaction: &Compaction, method: Method, expected: &
     }
 }
 
+/// What one row of a size runs.
+enum Work<'a> {
+    /// The copy reference over each rotation's flags.
+    Copy(Vec<(wgpu::BindGroup, wgpu::Buffer)>),
+    /// A method prepared over each rotation's input.
+    Compact {
+        compactor: &'a Compactor,
+        method: Method,
+        compactions: Vec<Compaction>,
+    },
+}
+
+/// The variant label of `compactor`'s build, and whether `method` runs on it.
+fn variant(compactors: &[Compactor], which: usize, method: Method, args: &Args) -> Option<String> {
+    let compactor = &compactors[which];
+    // The extra compactors differ only in how the look-back module is built (its
+    // tiles serve `packed-scan` too), and the unpaired ones only in
+    // `lookback`.
+    let built = method.uses_tiles() || method == Method::PackedScan;
+    if !built {
+        return (which == 0).then(|| "-".into());
+    }
+    let options = compactor.lookback_options();
+    let unpaired = options.paired_from_tiles == UNPAIRED;
+    if unpaired && method != Method::Lookback {
+        return None;
+    }
+    let mut variant = if compactor.uses_subgroups() {
+        "subgroups".to_string()
+    } else {
+        "portable".to_string()
+    };
+    if !options.runtime_checks {
+        variant.push_str(",unchecked");
+    }
+    if unpaired {
+        variant.push_str(",unpaired");
+    }
+    if let Some(name) = source_name(compactor, &args.sources) {
+        variant = format!("{name},{variant}");
+    }
+    Some(variant)
+}
+
+/// Every row of one size, timed in rounds: each round runs every row once, so that
+/// a slow spell of the GPU (its clocks, another tenant) falls on all rows alike and
+/// the ratios between them hold.
 pub fn bench_size(
     gpu: &GpuContext,
     compactors: &[Compactor],
@@ -68,77 +115,48 @@ pub fn bench_size(
         .div_ceil(instance_bytes.max(1))
         .clamp(1, MAX_ROTATION) as usize;
     let compactor = &compactors[0];
-    let flag_buffers: Vec<wgpu::Buffer> = (0..rotation)
-        .map(|_| compactor.upload(&flags).expect("upload flags"))
-        .collect();
-    let runs = |record: &mut dyn FnMut(
-        &mut wgpu::CommandEncoder,
-        usize,
-        Option<wgpu::ComputePassTimestampWrites>,
-    )| { median(timer.measure(gpu, args.warmup, args.reps, record)) };
-    let mut rows = Vec::new();
-
-    // The reference: read N words, write N words, as vec4.
-    let vec4s = (n as u64 / 4).max(1);
-    let copies: Vec<(wgpu::BindGroup, wgpu::Buffer)> = flag_buffers
-        .iter()
-        .map(|src| copy.bind(device, src, vec4s))
-        .collect();
-    let (copy_us, copy_min) = runs(&mut |encoder, run, writes| {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("copy_vec4"),
-            timestamp_writes: writes,
-        });
-        copy.dispatch(&mut pass, &copies[run % rotation].0, vec4s, max_dim);
-    });
-    drop(copies);
-    rows.push(Row {
+    let upload = |data: &[u32]| -> Vec<wgpu::Buffer> {
+        (0..rotation)
+            .map(|_| compactor.upload(data).expect("upload flags"))
+            .collect()
+    };
+    let flag_buffers = upload(&flags);
+    let needs_bits = args.methods.iter().any(|m| m.reads_bits());
+    let bit_buffers = if needs_bits {
+        upload(&bits)
+    } else {
+        Vec::new()
+    };
+    let row = |method: &str, input: &'static str, variant: String, bytes: f64| Row {
         n,
         k,
         density,
-        method: "copy_vec4".into(),
-        input: "u32",
-        variant: "-".into(),
+        method: method.into(),
+        input,
+        variant,
         timer: timer.label(),
-        median_us: copy_us,
-        min_us: copy_min,
-        bytes: 8.0 * n as f64,
-        x_copy: 1.0,
+        median_us: f64::NAN,
+        min_us: f64::NAN,
+        bytes,
+        x_copy: f64::NAN,
         check: "-".into(),
-    });
+    };
 
+    // The reference: read N words, write N words, as vec4.
+    let vec4s = (n as u64 / 4).max(1);
+    let mut cases = vec![(
+        row("copy_vec4", "u32", "-".into(), 8.0 * n as f64),
+        Work::Copy(
+            flag_buffers
+                .iter()
+                .map(|src| copy.bind(device, src, vec4s))
+                .collect(),
+        ),
+    )];
     for &method in &args.methods {
         for (which, compactor) in compactors.iter().enumerate() {
-            // The extra compactors differ only in how the look-back module is
-            // built (its tiles serve `packed-scan` too), and the unpaired ones only
-            // in `lookback`.
-            let built = method.uses_tiles() || method == Method::PackedScan;
-            if which > 0 && !built {
+            let Some(variant) = variant(compactors, which, method, args) else {
                 continue;
-            }
-            let unpaired = compactor.lookback_options().paired_from_tiles == UNPAIRED;
-            if unpaired && method != Method::Lookback {
-                continue;
-            }
-            let variant: String = if built {
-                let scan = if compactor.uses_subgroups() {
-                    "subgroups"
-                } else {
-                    "portable"
-                };
-                let mut variant = scan.to_string();
-                if !compactor.lookback_options().runtime_checks {
-                    variant.push_str(",unchecked");
-                }
-                if unpaired {
-                    variant.push_str(",unpaired");
-                }
-                if let Some(name) = source_name(compactor, &args.sources) {
-                    variant = format!("{name},{variant}");
-                }
-                variant
-            } else {
-                "-".into()
             };
             // The bits methods twice: reading bits (what a culling pass that writes
             // bits gets), and packing u32 flags in the same pass first (part of
@@ -149,13 +167,6 @@ pub fn bench_size(
                 _ => &["u32"],
             };
             for &input in inputs {
-                let bit_buffers: Vec<wgpu::Buffer> = if input == "bits" {
-                    (0..rotation)
-                        .map(|_| compactor.upload(&bits).expect("upload bits"))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
                 let prepared: Result<Vec<Compaction>, _> = (0..rotation)
                     .map(|r| {
                         if input == "bits" {
@@ -175,38 +186,70 @@ pub fn bench_size(
                         continue;
                     }
                 };
-                let mut last = 0;
-                let (us, min) = runs(&mut |encoder, run, writes| {
-                    last = run % rotation;
-                    compactor.encode_timed(encoder, &compactions[last], writes);
-                });
-                let mut check = verify(gpu, &compactions[last], method, &expected);
-                if args.stats && method.uses_tiles() {
-                    check.push_str(&stats(gpu, compactor, &compactions[last]));
-                }
                 let read_bytes = if input == "bits" {
                     n as f64 / 8.0
                 } else {
                     4.0 * n as f64
                 };
-                rows.push(Row {
-                    n,
-                    k,
-                    density,
-                    method: method.name().into(),
-                    input,
-                    variant: variant.clone(),
-                    timer: timer.label(),
-                    median_us: us,
-                    min_us: min,
-                    bytes: read_bytes + 4.0 * k as f64,
-                    x_copy: us / copy_us,
-                    check,
-                });
+                cases.push((
+                    row(
+                        method.name(),
+                        input,
+                        variant.clone(),
+                        read_bytes + 4.0 * k as f64,
+                    ),
+                    Work::Compact {
+                        compactor,
+                        method,
+                        compactions,
+                    },
+                ));
             }
         }
     }
-    rows
+
+    let times = timer.measure(
+        gpu,
+        args.warmup,
+        args.reps,
+        cases.len(),
+        |case, encoder, run, writes| match &cases[case].1 {
+            Work::Copy(copies) => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("copy_vec4"),
+                    timestamp_writes: writes,
+                });
+                copy.dispatch(&mut pass, &copies[run % rotation].0, vec4s, max_dim);
+            }
+            Work::Compact {
+                compactor,
+                compactions,
+                ..
+            } => compactor.encode_timed(encoder, &compactions[run % rotation], writes),
+        },
+    );
+    let (copy_us, _) = median(times[0].clone());
+    cases
+        .into_iter()
+        .zip(times)
+        .map(|((mut row, work), times)| {
+            (row.median_us, row.min_us) = median(times);
+            row.x_copy = row.median_us / copy_us;
+            if let Work::Compact {
+                compactor,
+                method,
+                compactions,
+            } = work
+            {
+                // Every compaction of the rotation ran at least once (warm-up).
+                row.check = verify(gpu, &compactions[0], method, &expected);
+                if args.stats && method.uses_tiles() {
+                    row.check.push_str(&stats(gpu, compactor, &compactions[0]));
+                }
+            }
+            row
+        })
+        .collect()
 }
 
 /// Look-back events per tile in one more run (`--stats`).
