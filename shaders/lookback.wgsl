@@ -2,9 +2,9 @@
 // (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
 // 2016) over tiles of 4096 flags, the scatter in the same pass.
 //
-// Each workgroup takes a tile, loads it (vec4 loads, all in flight at once), scans
-// the counts in the workgroup, publishes the tile's count (its "aggregate") at
-// once, then looks back over its predecessors' published states until it has the
+// Each workgroup takes a tile, loads it (vec4 loads, all in flight at once), sums
+// its count in the workgroup and publishes it (its "aggregate") at once, scans the
+// tile, then looks back over its predecessors' published states until it has the
 // number of visible flags before the tile, publishes its inclusive prefix and
 // writes its indices two rows at a time, compacted in shared memory first and
 // written as one consecutive run. No second dispatch, and the flags are read once.
@@ -354,6 +354,25 @@ fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
   return c;
 }
 
+var<workgroup> sum_slot : atomic<u32>;
+
+// The workgroup's total of `x`: one shared atomic and three barriers, in both
+// builds. A tile's count is wanted before its scan (it is published first), and
+// the scan's barriers cost more than this (sixteen in the portable build;
+// BENCHMARKS.md v20). Call it from uniform control flow.
+fn workgroup_sum(li : u32, x : u32) -> u32 {
+  if (li == 0u) {
+    atomicStore(&sum_slot, 0u);
+  }
+  workgroupBarrier();
+  atomicAdd(&sum_slot, x);
+  workgroupBarrier();
+  let total = atomicLoad(&sum_slot);
+  // The next call resets the slot.
+  workgroupBarrier();
+  return total;
+}
+
 // Publishes the tile's own count so that successors can look past it at once.
 fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
   if (li == 0u) {
@@ -365,7 +384,7 @@ fn publish_aggregate(li : u32, ticket : Ticket, total : u32) {
 // The fallback: adds the count of the nearest uncounted predecessor, found by the
 // whole workgroup from its flags (`part` is this invocation's share).
 fn count_past_blocked(li : u32, part : u32) {
-  let total = workgroup_scan(li, vec4<u32>(part, 0u, 0u, 0u)).total.x;
+  let total = workgroup_sum(li, part);
   if (li == 0u) {
     look_exclusive = look_exclusive + total;
     look_remaining = look_remaining - 1u;
@@ -434,14 +453,16 @@ fn write_out(li : u32, base : u32, total : u32) {
 }
 
 // The rest of a look-back tile once its flags are `nibbles` (as `tile_nibbles`
-// gives them): scan, publish, look back, write. `bits` says how the fallback counts
-// a blocked predecessor: from bit words or from u32 flags. Call it from uniform
-// control flow.
+// gives them): publish the count, scan, look back, write. The scan comes after the
+// publish, so successors see the count sooner and the look-back starts a scan
+// later, when more predecessors have published (BENCHMARKS.md v20). `bits` says
+// how the fallback counts a blocked predecessor: from bit words or from u32 flags.
+// Call it from uniform control flow.
 fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool) {
   stats_enter(li);
-  let scan = scan_rows(li, nibbles);
-  let total = rows_total(scan);
+  let total = workgroup_sum(li, countOneBits(nibbles));
   publish_aggregate(li, ticket, total);
+  let scan = scan_rows(li, nibbles);
   let base = look_back_to_base(li, ticket, total, n, (n + TILE - 1u) / TILE, bits);
   write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
@@ -473,7 +494,7 @@ fn look_back_to_base(li : u32, ticket : Ticket, total : u32, n : u32, tiles : u3
 // A tile of a pair: its count by a reduction, published at once (its scan waits
 // until after the look-back, so that two tiles' scans are not live together).
 fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
-  let total = workgroup_scan(li, vec4<u32>(countOneBits(nibbles), 0u, 0u, 0u)).total.x;
+  let total = workgroup_sum(li, countOneBits(nibbles));
   if (ticket.tile < tiles) {
     publish_aggregate(li, ticket, total);
   }

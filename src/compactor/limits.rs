@@ -44,7 +44,7 @@ const fn needs(
 
 /// The look-back kernels' shared memory, the larger of the portable and the
 /// subgroup composition.
-pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6684;
+pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6688;
 /// `tile_scatter_bits`' shared memory (the same module, less the look-back's).
 const SCATTER_WORKGROUP_STORAGE: u32 = 6656;
 
