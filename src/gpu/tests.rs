@@ -56,26 +56,33 @@ fn every_shader_validates_with_naga() {
     }
 }
 
+/// The library's WGSL files under `shaders/` (name, path): the playground's own
+/// shaders live there too, and its tests check them.
+fn library_shader_files() -> Vec<(String, std::path::PathBuf)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let playground = ["copy_vec4", "bench_fence", "draw_instances"];
+    let files: Vec<_> = std::fs::read_dir(dir)
+        .expect("shaders/")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "wgsl"))
+        .filter_map(|path| {
+            let stem = path.file_stem()?.to_str()?.to_string();
+            (!playground.contains(&stem.as_str())).then_some((stem, path))
+        })
+        .collect();
+    assert!(!files.is_empty(), "no library shader under shaders/");
+    files
+}
+
 #[test]
 fn every_library_shader_file_is_built() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     let built: String = sources().into_iter().map(|(_, s)| s).collect();
-    // The playground's own shaders live here too; its tests check them.
-    let playground = ["copy_vec4", "bench_fence", "draw_instances"];
-    for entry in std::fs::read_dir(dir).expect("shaders/") {
-        let path = entry.expect("entry").path();
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
-        if path.extension().is_some_and(|e| e == "wgsl") && !playground.contains(&stem.as_str()) {
-            let source = std::fs::read_to_string(&path).expect("read");
-            assert!(
-                built.contains(source.trim()),
-                "shaders/{stem}.wgsl is not built by the library"
-            );
-        }
+    for (stem, path) in library_shader_files() {
+        let source = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            built.contains(source.trim()),
+            "shaders/{stem}.wgsl is not built by the library"
+        );
     }
 }
 
@@ -83,19 +90,11 @@ fn every_library_shader_file_is_built() {
 fn every_library_shader_file_is_packaged() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
-    let playground = ["copy_vec4", "bench_fence", "draw_instances"];
-    for entry in std::fs::read_dir(root.join("shaders")).expect("shaders/") {
-        let path = entry.expect("entry").path();
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
-        if path.extension().is_some_and(|e| e == "wgsl") && !playground.contains(&stem) {
-            assert!(
-                manifest.contains(&format!("\"shaders/{stem}.wgsl\"")),
-                "shaders/{stem}.wgsl is not in the package's `include` (Cargo.toml)"
-            );
-        }
+    for (stem, _) in library_shader_files() {
+        assert!(
+            manifest.contains(&format!("\"shaders/{stem}.wgsl\"")),
+            "shaders/{stem}.wgsl is not in the package's `include` (Cargo.toml)"
+        );
     }
 }
 

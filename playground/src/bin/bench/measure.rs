@@ -241,7 +241,8 @@ pub fn bench_size(
                 compactions,
             } = work
             {
-                // Every compaction of the rotation ran at least once (warm-up).
+                // The first round ran compaction 0, as every round after it does
+                // one of the rotation.
                 row.check = verify(gpu, &compactions[0], method, &expected);
                 if args.stats && method.uses_tiles() {
                     row.check.push_str(&stats(gpu, compactor, &compactions[0]));

@@ -105,52 +105,50 @@ impl Timer {
                 (set, resolve)
             })
             .collect();
+        // A wait for the whole queue leaves stale indices here: waiting on one is free.
         let mut in_flight = std::collections::VecDeque::new();
-        let mut round =
-            |run: usize, measured: Option<usize>, in_flight: &mut std::collections::VecDeque<_>| {
-                let mut encoder = device.create_command_encoder(&Default::default());
-                for case in 0..cases {
-                    {
-                        let mut pass = encoder.begin_compute_pass(&Default::default());
-                        pass.set_pipeline(&self.fence);
-                        pass.set_bind_group(0, &self.fence_bind, &[]);
-                        pass.dispatch_workgroups(1, 1, 1);
-                    }
-                    let writes = measured.and_then(|m| {
-                        queries
-                            .get(case)
-                            .map(|(set, _)| wgpu::ComputePassTimestampWrites {
-                                query_set: set,
-                                beginning_of_pass_write_index: Some(2 * m as u32),
-                                end_of_pass_write_index: Some(2 * m as u32 + 1),
-                            })
-                    });
-                    record(case, &mut encoder, run, writes);
+        let mut round = |run: usize, measured: Option<usize>| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            for case in 0..cases {
+                {
+                    let mut pass = encoder.begin_compute_pass(&Default::default());
+                    pass.set_pipeline(&self.fence);
+                    pass.set_bind_group(0, &self.fence_bind, &[]);
+                    pass.dispatch_workgroups(1, 1, 1);
                 }
-                in_flight.push_back(gpu.queue.submit([encoder.finish()]));
-                if in_flight.len() > ROUNDS_AHEAD {
-                    let oldest = in_flight.pop_front().expect("a round in flight");
-                    let _ = device.poll(wgpu::PollType::Wait {
-                        submission_index: Some(oldest),
-                        timeout: None,
-                    });
-                }
-            };
+                let writes = measured.and_then(|m| {
+                    queries
+                        .get(case)
+                        .map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                            query_set: set,
+                            beginning_of_pass_write_index: Some(2 * m as u32),
+                            end_of_pass_write_index: Some(2 * m as u32 + 1),
+                        })
+                });
+                record(case, &mut encoder, run, writes);
+            }
+            in_flight.push_back(gpu.queue.submit([encoder.finish()]));
+            if in_flight.len() > ROUNDS_AHEAD {
+                let oldest = in_flight.pop_front().expect("a round in flight");
+                let _ = device.poll(wgpu::PollType::Wait {
+                    submission_index: Some(oldest),
+                    timeout: None,
+                });
+            }
+        };
         let started = Instant::now();
         let mut warm_runs = 0;
         while warm_runs < warmup || started.elapsed() < WARMUP_TIME {
-            round(warm_runs, None, &mut in_flight);
+            round(warm_runs, None);
             warm_runs += 1;
         }
         wait(device);
-        in_flight.clear();
         let mut wall = vec![Vec::with_capacity(reps); cases];
         for m in 0..reps {
             let start = Instant::now();
-            round(warm_runs + m, Some(m), &mut in_flight);
+            round(warm_runs + m, Some(m));
             if queries.is_empty() {
                 wait(device);
-                in_flight.clear();
                 let each = start.elapsed().as_secs_f64() * 1e6 / cases.max(1) as f64;
                 wall.iter_mut().for_each(|times| times.push(each));
             }
