@@ -8,8 +8,8 @@
 // number of visible flags before the tile, publishes its inclusive prefix and
 // writes its indices two rows at a time, compacted in shared memory first and
 // written as one consecutive run. No second dispatch, and the flags are read once.
-// On large arrays a `lookback` workgroup takes two tiles and publishes both counts
-// before its first look-back (PAIRED_FROM_TILES).
+// On large arrays `lookback_paired` runs instead: each workgroup takes two tiles
+// and publishes both counts before its first look-back.
 //
 // Forward progress: a GPU need not keep running a workgroup that another one waits
 // for (Apple and ARM GPUs do not promise it). So a workgroup that has waited
@@ -19,6 +19,7 @@
 //
 // Entry points, all with bindings 0-2:
 // - `lookback`: u32 flags (any nonzero value is visible), also bindings 3-5;
+// - `lookback_paired`: the same, two tiles a workgroup;
 // - `lookback_bits`: one bit per flag, 32 to a word, least significant first, also 3-5;
 // - `tile_atomic`: the same tiles, but each takes its output range with one global
 //   atomicAdd instead of looking back: order kept inside a tile, not between tiles
@@ -58,14 +59,6 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
-// From this capacity (in tiles) each `lookback` workgroup takes two tiles: it loads
-// both and publishes both counts before it looks back for the first. That look-back
-// then starts one tile's load later, by when its predecessors have published, so
-// the workgroup loads instead of polling (BENCHMARKS.md v18). Under it, one tile
-// each: pairs halve the workgroups and cost occupancy, which smaller arrays (and
-// `lookback_bits`, which seldom polls) lose more by than they gain.
-override PAIRED_FROM_TILES : u32 = 8192u;
-
 // The input words twice: as vec4 for the bulk (the first n/4 vec4 of flags, or of
 // bit words), as u32 for the tail and for short arrays.
 @group(0) @binding(0) var<storage, read>       input4      : array<vec4<u32>>;
@@ -267,6 +260,23 @@ fn rows_total(scan : Scan) -> u32 {
 // Writes the tile's visible indices to indices[base ..] in order, two rows at a
 // time through `staged`: row k starts after all of rows < k.
 fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
+  stage_first_rows(tile, li, m, scan);
+  workgroupBarrier();
+  write_staged_rows(tile, li, m, scan, base);
+}
+
+// Rows 0 and 1 to `staged`: they need the tile's scan, not its base, so a look-back
+// tile stages them before it looks back and has that much less to do after it
+// (BENCHMARKS.md v22).
+fn stage_first_rows(tile : u32, li : u32, m : u32, scan : Scan) {
+  let x = scan.exclusive;
+  let e = tile * TILE + 4u * li;
+  stage4(m, x.x & 0xFFFFu, e);
+  stage4(m >> 4u, (scan.total.x & 0xFFFFu) + (x.x >> 16u), e + ROW);
+}
+
+// `write_rows` once `stage_first_rows` has run and a barrier has passed since.
+fn write_staged_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let t0 = scan.total.x & 0xFFFFu;
   let t1 = scan.total.x >> 16u;
   let t2 = scan.total.y & 0xFFFFu;
@@ -280,7 +290,9 @@ fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let b4 = b2 + t2 + t3;
   let b6 = b4 + t4 + t5;
   let x = scan.exclusive;
-  write_two_rows(li, m, x.x & 0xFFFFu, t0 + (x.x >> 16u), e, base, t0 + t1);
+  write_out(li, base, t0 + t1);
+  // Rows 2 and 3 overwrite `staged`.
+  workgroupBarrier();
   write_two_rows(li, m >> 8u, x.y & 0xFFFFu, t2 + (x.y >> 16u), e + 2u * ROW, b2, t2 + t3);
   write_two_rows(li, m >> 16u, x.z & 0xFFFFu, t4 + (x.z >> 16u), e + 4u * ROW, b4, t4 + t5);
   write_two_rows(li, m >> 24u, x.w & 0xFFFFu, t6 + (x.w >> 16u), e + 6u * ROW, b6, t6 + t7);
@@ -453,9 +465,10 @@ fn write_out(li : u32, base : u32, total : u32) {
 }
 
 // The rest of a look-back tile once its flags are `nibbles` (as `tile_nibbles`
-// gives them): publish the count, scan, look back, write. The scan comes after the
-// publish, so successors see the count sooner and the look-back starts a scan
-// later, when more predecessors have published (BENCHMARKS.md v20). `bits` says
+// gives them): publish the count, scan, stage rows 0-1, look back, write. The scan
+// comes after the publish, so successors see the count sooner and the look-back
+// starts a scan later, when more predecessors have published (BENCHMARKS.md v20);
+// the staging too, so less is left after it (v22). `bits` says
 // how the fallback counts a blocked predecessor: from bit words or from u32 flags.
 // Call it from uniform control flow.
 fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool) {
@@ -463,8 +476,10 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
   let total = workgroup_sum(li, countOneBits(nibbles));
   publish_aggregate(li, ticket, total);
   let scan = scan_rows(li, nibbles);
+  stage_first_rows(ticket.tile, li, nibbles, scan);
+  // The look-back ends on a workgroupUniformLoad: the barrier the staging needs.
   let base = look_back_to_base(li, ticket, total, n, (n + TILE - 1u) / TILE, bits);
-  write_rows(ticket.tile, li, nibbles, scan, base);
+  write_staged_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
 }
 
@@ -492,7 +507,7 @@ fn look_back_to_base(li : u32, ticket : Ticket, total : u32, n : u32, tiles : u3
 }
 
 // A tile of a pair: its count by a reduction, published at once (its scan waits
-// until after the look-back, so that two tiles' scans are not live together).
+// until `finish_paired`, so that two tiles' scans are not live together).
 fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
   let total = workgroup_sum(li, countOneBits(nibbles));
   if (ticket.tile < tiles) {
@@ -501,15 +516,20 @@ fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
   return total;
 }
 
-// A tile of a pair once both counts are published: look back, scan, write.
+// A tile of a pair once both counts are published: scan, stage, look back, write.
+// The scan first, as in `look_back_tile`: the look-back then starts later, when more
+// predecessors have published (BENCHMARKS.md v22).
 fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32, tiles : u32) {
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);
     return;
   }
   stats_enter(li);
+  let scan = scan_rows(li, nibbles);
+  stage_first_rows(ticket.tile, li, nibbles, scan);
+  // As in `look_back_tile`, the look-back's last barrier is the staging's.
   let base = look_back_to_base(li, ticket, total, n, tiles, false);
-  write_rows(ticket.tile, li, nibbles, scan_rows(li, nibbles), base);
+  write_staged_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
 }
 
@@ -520,18 +540,6 @@ fn lookback(
 ) {
   let n = min(live.x, arrayLength(&indices));
   let tiles = (n + TILE - 1u) / TILE;
-  let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
-  if (capacity_tiles >= PAIRED_FROM_TILES) {
-    let first = take_ticket(li, groups, 2u);
-    let first_nibbles = tile_nibbles(first.tile, li, n);
-    let first_total = publish_count(li, first, first_nibbles, tiles);
-    let second = take_ticket(li, groups, 2u);
-    let second_nibbles = tile_nibbles(second.tile, li, n);
-    let second_total = publish_count(li, second, second_nibbles, tiles);
-    finish_paired(li, first, first_nibbles, first_total, n, tiles);
-    finish_paired(li, second, second_nibbles, second_total, n, tiles);
-    return;
-  }
   let ticket = take_ticket(li, groups, 1u);
   let nibbles = tile_nibbles(ticket.tile, li, n);
   // Workgroups past the last tile (the 2-D grid rounds up, or the live length
@@ -541,6 +549,31 @@ fn lookback(
     return;
   }
   look_back_tile(li, ticket, nibbles, n, false);
+}
+
+// `lookback` for large arrays (the host picks it by capacity, from
+// `PAIRED_FROM_TILES` in src/layout.rs): each workgroup loads two tiles and
+// publishes both counts before it looks back for the first. That look-back then
+// starts one tile's load later, by when its predecessors have published, so the
+// workgroup loads instead of polling (BENCHMARKS.md v18). Smaller arrays lose more
+// by the halved workgroups than they gain. An entry point of its own because
+// registers are allocated per entry point: as one, both schedules ran 1188
+// workgroups at once on the H200, as two 1320 each (BENCHMARKS.md v22).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn lookback_paired(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let n = min(live.x, arrayLength(&indices));
+  let tiles = (n + TILE - 1u) / TILE;
+  let first = take_ticket(li, groups, 2u);
+  let first_nibbles = tile_nibbles(first.tile, li, n);
+  let first_total = publish_count(li, first, first_nibbles, tiles);
+  let second = take_ticket(li, groups, 2u);
+  let second_nibbles = tile_nibbles(second.tile, li, n);
+  let second_total = publish_count(li, second, second_nibbles, tiles);
+  finish_paired(li, first, first_nibbles, first_total, n, tiles);
+  finish_paired(li, second, second_nibbles, second_total, n, tiles);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

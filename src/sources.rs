@@ -113,6 +113,7 @@ pub fn shader_sources(
                 (label, files, wgsl, pipe)
             }
             KernelId::Lookback
+            | KernelId::LookbackPaired
             | KernelId::LookbackBits
             | KernelId::TileAtomic
             | KernelId::TileScatterBits => {

@@ -133,11 +133,15 @@ fn check(
         if bits_input { "-bitsin" } else { "" }
     );
     let got = run(compactor, flags, method, bits_input);
-    let oracle = cpu::compact(
+    let mut oracle = cpu::compact(
         flags,
         method,
         DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
     );
+    // The paired builds run `lookback_paired` at every size.
+    if method == Method::Lookback && variant.contains("paired") {
+        oracle.indices = cpu::lookback_paired(flags);
+    }
     let expected = expected_indices(flags);
     assert_eq!(
         oracle.indices.len(),
@@ -194,10 +198,11 @@ fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
     Ok(())
 }
 
-fn sweep(method: Method, bits_input: bool) {
+/// `method` on every regular variant that `paired` says (the paired builds
+/// differ in `lookback` alone).
+fn sweep(method: Method, bits_input: bool, paired: bool) {
     for (variant, compactor) in regular() {
-        // Pairs change `lookback` alone.
-        if variant.contains("paired") && method != Method::Lookback {
+        if variant.contains("paired") != paired {
             continue;
         }
         for &n in &SIZES {
@@ -218,22 +223,27 @@ fn sweep(method: Method, bits_input: bool) {
 
 #[test]
 fn lookback_matches_cpu() {
-    sweep(Method::Lookback, false);
+    sweep(Method::Lookback, false, false);
+}
+
+#[test]
+fn lookback_paired_matches_cpu() {
+    sweep(Method::Lookback, false, true);
 }
 
 #[test]
 fn lookback_bits_matches_cpu() {
-    sweep(Method::LookbackBits, true);
+    sweep(Method::LookbackBits, true, false);
 }
 
 #[test]
 fn lookback_bits_from_u32_flags_matches_cpu() {
-    sweep(Method::LookbackBits, false);
+    sweep(Method::LookbackBits, false, false);
 }
 
 #[test]
 fn tile_atomic_matches_cpu() {
-    sweep(Method::TileAtomic, false);
+    sweep(Method::TileAtomic, false, false);
 }
 
 #[test]

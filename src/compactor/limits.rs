@@ -59,7 +59,9 @@ pub(crate) fn kernel_needs(id: KernelId) -> Needs {
         KernelId::IndirectArgs => needs(2, 0, 0, 1),
         KernelId::PackBits => needs(3, 1, 8192, 256),
         KernelId::PackBitsCounted => needs(4, 1, 8200, 256),
-        KernelId::Lookback | KernelId::LookbackBits => needs(6, 1, LOOKBACK_WORKGROUP_STORAGE, 128),
+        KernelId::Lookback | KernelId::LookbackPaired | KernelId::LookbackBits => {
+            needs(6, 1, LOOKBACK_WORKGROUP_STORAGE, 128)
+        }
         KernelId::TileAtomic => needs(5, 1, LOOKBACK_WORKGROUP_STORAGE, 128),
         KernelId::TileCounts => needs(3, 1, 32, 256),
         KernelId::ScanTiles => needs(3, 1, 1024, 256),

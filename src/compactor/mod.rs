@@ -297,6 +297,7 @@ mod tests {
         );
         compactor.warm_up(&[Method::Lookback]);
         assert!(compactor.pipelines.compiled(KernelId::Lookback));
+        assert!(compactor.pipelines.compiled(KernelId::LookbackPaired));
         assert!(compactor.pipelines.compiled(KernelId::IndirectArgs));
         assert!(!compactor.pipelines.compiled(KernelId::AtomicCounter));
         assert!(!compactor.pipelines.compiled(KernelId::ScanBlock {

@@ -23,6 +23,7 @@ pub(crate) enum KernelId {
     Scatter,
     IndirectArgs,
     Lookback,
+    LookbackPaired,
     LookbackBits,
     TileAtomic,
     PackBits,
@@ -51,7 +52,11 @@ impl KernelId {
                 KernelId::Scatter,
                 KernelId::IndirectArgs,
             ],
-            Method::Lookback => &[KernelId::Lookback, KernelId::IndirectArgs],
+            Method::Lookback => &[
+                KernelId::Lookback,
+                KernelId::LookbackPaired,
+                KernelId::IndirectArgs,
+            ],
             Method::LookbackBits => &[
                 KernelId::PackBits,
                 KernelId::LookbackBits,
@@ -127,6 +132,7 @@ impl Pipelines {
             KernelId::ScanTiles => self.scan_tiles.get().is_some(),
             KernelId::ScanBlock { .. } => self.scan_block.get().is_some(),
             KernelId::Lookback
+            | KernelId::LookbackPaired
             | KernelId::LookbackBits
             | KernelId::TileAtomic
             | KernelId::TileScatterBits => self
@@ -164,6 +170,7 @@ impl Pipelines {
                     .level(device, level, traced);
             }
             KernelId::Lookback
+            | KernelId::LookbackPaired
             | KernelId::LookbackBits
             | KernelId::TileAtomic
             | KernelId::TileScatterBits => {
@@ -178,9 +185,10 @@ impl Pipelines {
 pub(crate) fn lookback_entry(id: KernelId) -> usize {
     match id {
         KernelId::Lookback => 0,
-        KernelId::LookbackBits => 1,
-        KernelId::TileAtomic => 2,
-        KernelId::TileScatterBits => 3,
+        KernelId::LookbackPaired => 1,
+        KernelId::LookbackBits => 2,
+        KernelId::TileAtomic => 3,
+        KernelId::TileScatterBits => 4,
         other => unreachable!("{other:?} is not in the look-back module"),
     }
 }

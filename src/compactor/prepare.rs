@@ -416,7 +416,10 @@ impl<'c, 'd> Builder<'c, 'd> {
             None => (desc.flags, desc.flags_offset, input_words(desc)),
         };
         if n > 0 {
+            // `lookback` takes two tiles a workgroup from this capacity.
+            let paired = self.compactor.pipelines.options().paired_from_tiles;
             let kernel = match desc.method {
+                Method::Lookback if tiles >= u64::from(paired) => KernelId::LookbackPaired,
                 Method::Lookback => KernelId::Lookback,
                 Method::LookbackBits => KernelId::LookbackBits,
                 _ => KernelId::TileAtomic,
@@ -436,10 +439,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             if kernel != KernelId::TileAtomic {
                 bindings.push(words(&indirect, self.out.draw.words()));
             }
-            // `lookback` takes two tiles a workgroup from this capacity (the kernel
-            // decides the same from its bindings' length).
-            let paired = self.compactor.pipelines.options().paired_from_tiles;
-            let groups = if kernel == KernelId::Lookback && tiles >= u64::from(paired) {
+            let groups = if kernel == KernelId::LookbackPaired {
                 tiles.div_ceil(2)
             } else {
                 tiles

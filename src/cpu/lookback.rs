@@ -26,6 +26,18 @@ pub fn lookback(flags: &[u32]) -> Vec<u32> {
     compact_tiles(|i| is_visible(flags[i]), flags.len())
 }
 
+/// `lookback_paired`: the same as `lookback`, its workgroups taking the tiles two
+/// at a time (tickets 2g and 2g + 1), each pair written first tile first.
+pub fn lookback_paired(flags: &[u32]) -> Vec<u32> {
+    let tile =
+        |start: usize| (start..(start + TILE).min(flags.len())).filter(|&i| is_visible(flags[i]));
+    (0..flags.len())
+        .step_by(2 * TILE)
+        .flat_map(|pair| tile(pair).chain(tile(pair + TILE)))
+        .map(|i| i as u32)
+        .collect()
+}
+
 /// `lookback_bits`: the first `len` flags of `bits` (32 to a word, least significant first).
 pub fn lookback_bits(bits: &[u32], len: usize) -> Vec<u32> {
     let bit = |i: usize| bits.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);

@@ -15,7 +15,7 @@ pub mod tile_counts;
 pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
-pub use lookback::{lookback, lookback_bits, tile_atomic, tile_scatter_bits};
+pub use lookback::{lookback, lookback_bits, lookback_paired, tile_atomic, tile_scatter_bits};
 pub use pack_bits::{pack_bits, pack_bits_counted};
 pub use scan_block::scan_block;
 pub use scan_tiles::scan_tiles;

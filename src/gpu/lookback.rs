@@ -1,5 +1,6 @@
 //! Pipelines for `shaders/lookback.wgsl`: the single-pass compaction with decoupled
-//! look-back (u32 flags and bit-packed flags), the tile-atomic variant and
+//! look-back (u32 flags one or two tiles a workgroup, and bit-packed flags), the
+//! tile-atomic variant and
 //! `packed-scan`'s tile pass. The
 //! kernels are composed with the workgroup scan and look-back of
 //! `shaders/lookback_subgroups.wgsl` when the device has `SUBGROUP`, of
@@ -33,9 +34,9 @@ pub struct LookbackOptions {
     /// Tests only: ignore every published tile state, so that each tile counts all
     /// its predecessors itself (the fallback path, made deterministic).
     pub stress_fallback: bool,
-    /// The capacity in tiles (4096 flags each) from which every workgroup of
-    /// [`crate::Method::Lookback`] takes two tiles (default 8192, 2^25 flags); lower it to test
-    /// that schedule on small arrays.
+    /// The capacity in tiles (4096 flags each) from which [`crate::Method::Lookback`]
+    /// runs `lookback_paired`, two tiles a workgroup (default 8192, 2^25 flags);
+    /// lower it to test that schedule on small arrays.
     pub paired_from_tiles: u32,
     /// Tests only: the tile counts each invocation of `scan_tiles`
     /// ([`crate::Method::PackedScan`]) takes a round, a multiple of 4 up to 64 (the
@@ -114,21 +115,23 @@ pub(crate) fn composed_files(kernels: &str, source: bool, subgroups: bool) -> Ve
     vec![first, scan, "shaders/lookback_stats.wgsl"]
 }
 
-/// The entry points of the look-back module: u32 flags, bits, tile-atomic, and
-/// `packed-scan`'s last pass.
-pub(crate) const ENTRY_POINTS: [&str; 4] = [
+/// The entry points of the look-back module: u32 flags one tile and two tiles a
+/// workgroup, bits, tile-atomic, and `packed-scan`'s last pass.
+pub(crate) const ENTRY_POINTS: [&str; 5] = [
     "lookback",
+    "lookback_paired",
     "lookback_bits",
     "tile_atomic",
     "tile_scatter_bits",
 ];
 
-/// The module's label, then its four pipelines' (in `ENTRY_POINTS` order).
-pub(crate) fn labels(subgroups: bool) -> [&'static str; 5] {
+/// The module's label, then its five pipelines' (in `ENTRY_POINTS` order).
+pub(crate) fn labels(subgroups: bool) -> [&'static str; 6] {
     if subgroups {
         [
             "lookback:subgroups",
             "lookback:subgroups",
+            "lookback_paired:subgroups",
             "lookback_bits:subgroups",
             "tile_atomic:subgroups",
             "tile_scatter_bits:subgroups",
@@ -137,6 +140,7 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 5] {
         [
             "lookback",
             "lookback",
+            "lookback_paired",
             "lookback_bits",
             "tile_atomic",
             "tile_scatter_bits",
@@ -145,7 +149,7 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 5] {
 }
 
 /// The pipeline-overridable constants every look-back pipeline is built with.
-pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 4] {
+pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
     [
         ("SPIN_LIMIT", f64::from(options.spin_limit)),
         (
@@ -153,7 +157,6 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 4] {
             f64::from(u8::from(options.stress_fallback)),
         ),
         ("STATS", f64::from(u8::from(options.stats))),
-        ("PAIRED_FROM_TILES", f64::from(options.paired_from_tiles)),
     ]
 }
 
@@ -162,12 +165,13 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 4] {
 /// still builds `tile_scatter_bits` (4).
 pub(crate) struct Lookback {
     module: wgpu::ShaderModule,
-    labels: [&'static str; 4],
-    constants: [(&'static str, f64); 4],
+    labels: [&'static str; 5],
+    constants: [(&'static str, f64); 3],
     /// In `ENTRY_POINTS` order. Bindings: input as vec4, input, indices, then
-    /// `lookback` and `lookback_bits` tile states, count, indirect; `tile_atomic`
-    /// tile states, count; `tile_scatter_bits` (binding 6) the tile slots.
-    kernels: [OnceLock<Kernel>; 4],
+    /// `lookback`, `lookback_paired` and `lookback_bits` tile states, count,
+    /// indirect; `tile_atomic` tile states, count; `tile_scatter_bits` (binding 6)
+    /// the tile slots.
+    kernels: [OnceLock<Kernel>; 5],
 }
 
 impl Lookback {

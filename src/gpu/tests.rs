@@ -13,7 +13,7 @@ use crate::compactor::limits::{kernel_needs, Needs, LOOKBACK_WORKGROUP_STORAGE};
 use crate::compactor::pipelines::KernelId;
 use crate::layout::{
     ATOMIC_WORKGROUP, BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, PACK_BITS_WORKGROUP,
-    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
+    SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
     TILE_COUNTS_WORKGROUP,
 };
 
@@ -117,6 +117,7 @@ fn kernel_of(entry: &str) -> KernelId {
         "pack_bits" => KernelId::PackBits,
         "pack_bits_counted" => KernelId::PackBitsCounted,
         "lookback" => KernelId::Lookback,
+        "lookback_paired" => KernelId::LookbackPaired,
         "lookback_bits" => KernelId::LookbackBits,
         "tile_atomic" => KernelId::TileAtomic,
         "tile_counts" => KernelId::TileCounts,
@@ -167,6 +168,7 @@ fn each_kernels_needs_match_the_wgsl() {
             if matches!(
                 id,
                 KernelId::Lookback
+                    | KernelId::LookbackPaired
                     | KernelId::LookbackBits
                     | KernelId::TileAtomic
                     | KernelId::TileScatterBits
@@ -201,6 +203,7 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
         ("pack_bits", PACK_BITS_WORKGROUP),
         ("pack_bits_counted", PACK_BITS_WORKGROUP),
         ("lookback", LOOKBACK_WORKGROUP),
+        ("lookback_paired", LOOKBACK_WORKGROUP),
         ("lookback_bits", LOOKBACK_WORKGROUP),
         ("tile_atomic", LOOKBACK_WORKGROUP),
         ("tile_scatter_bits", LOOKBACK_WORKGROUP),
@@ -229,9 +232,6 @@ fn workgroup_sizes_and_layout_constants_match_rust() {
     assert!(lookback::KERNELS.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
     assert!(lookback::KERNELS.contains("const ROWS : u32 = 8u;"));
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
-    assert!(lookback::KERNELS.contains(&format!(
-        "override PAIRED_FROM_TILES : u32 = {PAIRED_FROM_TILES}u;"
-    )));
     assert!(lookback::KERNELS.contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
     assert!(tile_counts::SOURCE.contains(&format!(
         "const WORKGROUP_SIZE : u32 = {TILE_COUNTS_WORKGROUP}u;"
