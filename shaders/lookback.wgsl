@@ -260,23 +260,6 @@ fn rows_total(scan : Scan) -> u32 {
 // Writes the tile's visible indices to indices[base ..] in order, two rows at a
 // time through `staged`: row k starts after all of rows < k.
 fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
-  stage_first_rows(tile, li, m, scan);
-  workgroupBarrier();
-  write_staged_rows(tile, li, m, scan, base);
-}
-
-// Rows 0 and 1 to `staged`: they need the tile's scan, not its base, so a look-back
-// tile stages them before it looks back and has that much less to do after it
-// (BENCHMARKS.md v22).
-fn stage_first_rows(tile : u32, li : u32, m : u32, scan : Scan) {
-  let x = scan.exclusive;
-  let e = tile * TILE + 4u * li;
-  stage4(m, x.x & 0xFFFFu, e);
-  stage4(m >> 4u, (scan.total.x & 0xFFFFu) + (x.x >> 16u), e + ROW);
-}
-
-// `write_rows` once `stage_first_rows` has run and a barrier has passed since.
-fn write_staged_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let t0 = scan.total.x & 0xFFFFu;
   let t1 = scan.total.x >> 16u;
   let t2 = scan.total.y & 0xFFFFu;
@@ -290,9 +273,7 @@ fn write_staged_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let b4 = b2 + t2 + t3;
   let b6 = b4 + t4 + t5;
   let x = scan.exclusive;
-  write_out(li, base, t0 + t1);
-  // Rows 2 and 3 overwrite `staged`.
-  workgroupBarrier();
+  write_two_rows(li, m, x.x & 0xFFFFu, t0 + (x.x >> 16u), e, base, t0 + t1);
   write_two_rows(li, m >> 8u, x.y & 0xFFFFu, t2 + (x.y >> 16u), e + 2u * ROW, b2, t2 + t3);
   write_two_rows(li, m >> 16u, x.z & 0xFFFFu, t4 + (x.z >> 16u), e + 4u * ROW, b4, t4 + t5);
   write_two_rows(li, m >> 24u, x.w & 0xFFFFu, t6 + (x.w >> 16u), e + 6u * ROW, b6, t6 + t7);
@@ -465,10 +446,9 @@ fn write_out(li : u32, base : u32, total : u32) {
 }
 
 // The rest of a look-back tile once its flags are `nibbles` (as `tile_nibbles`
-// gives them): publish the count, scan, stage rows 0-1, look back, write. The scan
-// comes after the publish, so successors see the count sooner and the look-back
-// starts a scan later, when more predecessors have published (BENCHMARKS.md v20);
-// the staging too, so less is left after it (v22). `bits` says
+// gives them): publish the count, scan, look back, write. The scan comes after the
+// publish, so successors see the count sooner and the look-back starts a scan
+// later, when more predecessors have published (BENCHMARKS.md v20). `bits` says
 // how the fallback counts a blocked predecessor: from bit words or from u32 flags.
 // Call it from uniform control flow.
 fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool) {
@@ -476,10 +456,8 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
   let total = workgroup_sum(li, countOneBits(nibbles));
   publish_aggregate(li, ticket, total);
   let scan = scan_rows(li, nibbles);
-  stage_first_rows(ticket.tile, li, nibbles, scan);
-  // The look-back ends on a workgroupUniformLoad: the barrier the staging needs.
   let base = look_back_to_base(li, ticket, total, n, (n + TILE - 1u) / TILE, bits);
-  write_staged_rows(ticket.tile, li, nibbles, scan, base);
+  write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
 }
 
@@ -516,9 +494,10 @@ fn publish_count(li : u32, ticket : Ticket, nibbles : u32, tiles : u32) -> u32 {
   return total;
 }
 
-// A tile of a pair once both counts are published: scan, stage, look back, write.
-// The scan first, as in `look_back_tile`: the look-back then starts later, when more
-// predecessors have published (BENCHMARKS.md v22).
+// A tile of a pair once both counts are published: scan, look back, write. The
+// scan first, as in `look_back_tile`: the look-back then starts later, when more
+// predecessors have published (the portable build 5 % faster at 2^26; BENCHMARKS.md
+// v22).
 fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32, tiles : u32) {
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);
@@ -526,10 +505,8 @@ fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32,
   }
   stats_enter(li);
   let scan = scan_rows(li, nibbles);
-  stage_first_rows(ticket.tile, li, nibbles, scan);
-  // As in `look_back_tile`, the look-back's last barrier is the staging's.
   let base = look_back_to_base(li, ticket, total, n, tiles, false);
-  write_staged_rows(ticket.tile, li, nibbles, scan, base);
+  write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
 }
 
