@@ -1,14 +1,15 @@
 //! `bench --sizes 100000,16777216 --density 0.5 [--json] [--reps 30] [--methods ...]`:
 //! the median GPU time of every method and of a vec4 copy kernel of the same N, in
 //! one process. Flags come from `flags::random(n, density, n)`, the generator of
-//! `shared/bench/cub_select.cu`, so CUB compacts the same array.
+//! `playground/bench/cub_select.cu`, so CUB compacts the same array.
 //!
 //! Timing: GPU timestamps at the start and end of the method's compute pass (every
 //! dispatch of the method, nothing else), median of `--reps` runs after warm-up; the
 //! wall clock of submit-to-idle, labelled `wall`, where the adapter has no
 //! TIMESTAMP_QUERY. When flags and outputs fit in the 60 MB L2 of the GPUs this is
-//! measured on, runs rotate over copies of the buffers so that no run finds its
-//! input in cache. Each method's output is checked against the CPU once per size.
+//! measured on, runs rotate over copies of the buffers, each run on a copy other
+//! than the run before it, so that no run finds its input in cache. Each method's
+//! output is checked against the CPU once per size.
 
 mod args;
 mod copy;

@@ -209,9 +209,8 @@ pub fn bench_size(
     }
 
     // Consecutive runs (the rows of a round, and a round's last row and the next
-    // one's first) take different copies: rows of one round on one copy found the
-    // flags the row before had just read still in L2, up to 4 µs faster at 2^24
-    // density 0.1 (BENCHMARKS.md v22).
+    // one's first) take different copies, so that no run finds the flags the run
+    // before it read still in L2.
     let rows = cases.len();
     let copy_of = |case: usize, run: usize| (run * rows + case) % rotation;
     let times = timer.measure(
