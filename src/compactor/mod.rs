@@ -197,11 +197,16 @@ impl Compactor {
     /// Compiles the pipelines of `methods` now, so that no frame pays for it
     /// (compilation takes tens of milliseconds natively, seconds on a software
     /// adapter in a browser). Methods the device does not support are skipped.
+    /// [`Method::Lookback`]'s pipeline for two tiles a workgroup, which only arrays
+    /// from [`LookbackOptions::paired_from_tiles`] use, is compiled by the first
+    /// `prepare` that needs it instead.
     pub fn warm_up(&self, methods: &[Method]) {
         for &method in methods {
             if self.supports(method).is_ok() {
                 for &id in KernelId::of(method) {
-                    self.pipelines.kernel(&self.device, id);
+                    if !id.compiled_by_prepare() {
+                        self.pipelines.kernel(&self.device, id);
+                    }
                 }
             }
         }
@@ -264,6 +269,7 @@ impl Compactor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::TILE;
 
     fn device() -> (wgpu::Device, wgpu::Queue) {
         let instance =
@@ -297,7 +303,7 @@ mod tests {
         );
         compactor.warm_up(&[Method::Lookback]);
         assert!(compactor.pipelines.compiled(KernelId::Lookback));
-        assert!(compactor.pipelines.compiled(KernelId::LookbackPaired));
+        assert!(!compactor.pipelines.compiled(KernelId::LookbackPaired));
         assert!(compactor.pipelines.compiled(KernelId::IndirectArgs));
         assert!(!compactor.pipelines.compiled(KernelId::AtomicCounter));
         assert!(!compactor.pipelines.compiled(KernelId::ScanBlock {
@@ -309,5 +315,25 @@ mod tests {
             all.iter().all(|&id| compactor.pipelines.compiled(id)),
             "everything after"
         );
+        assert!(!compactor.pipelines.compiled(KernelId::LookbackPaired));
+    }
+
+    #[test]
+    fn the_paired_pipeline_is_compiled_by_the_prepare_that_needs_it() {
+        let (device, queue) = device();
+        let options = LookbackOptions {
+            paired_from_tiles: 2,
+            ..Default::default()
+        };
+        let compactor = Compactor::with_options(&device, &queue, options);
+        let flags = compactor.upload(&[1u32; 2 * TILE]).expect("upload");
+        compactor
+            .prepare(&flags, TILE as u64, Method::Lookback, 1)
+            .expect("one tile");
+        assert!(!compactor.pipelines.compiled(KernelId::LookbackPaired));
+        compactor
+            .prepare(&flags, 2 * TILE as u64, Method::Lookback, 1)
+            .expect("two tiles");
+        assert!(compactor.pipelines.compiled(KernelId::LookbackPaired));
     }
 }

@@ -34,6 +34,14 @@ pub(crate) enum KernelId {
 }
 
 impl KernelId {
+    /// Whether `warm_up` leaves this kernel to the first `prepare` that needs it:
+    /// `lookback_paired` runs only from `paired_from_tiles` (2^25 flags by default),
+    /// and a software adapter takes seconds for a pipeline, which a page of small
+    /// arrays would wait for and never run.
+    pub fn compiled_by_prepare(self) -> bool {
+        self == KernelId::LookbackPaired
+    }
+
     /// The kernels a method may dispatch (the scan's levels 0 and 1 stand for all).
     pub fn of(method: Method) -> &'static [KernelId] {
         match method {
