@@ -27,7 +27,8 @@ pub(crate) const SCAN_TILES_WORKGROUP: usize = 256;
 pub(crate) const SCAN_TILES_PER_INVOCATION: u32 = 64;
 /// The look-back rounds a tile waits for one predecessor before counting its flags.
 pub(crate) const SPIN_LIMIT: u32 = 64;
-/// The capacity in tiles from which each `Lookback` workgroup takes two tiles.
+/// The capacity in tiles from which `Lookback` runs `lookback_paired`, two tiles a
+/// workgroup.
 pub(crate) const PAIRED_FROM_TILES: u32 = 8192;
 /// The binding of the live-length uniform in every kernel that reads flags.
 pub(crate) const LIVE_BINDING: u32 = 7;

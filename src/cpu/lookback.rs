@@ -9,12 +9,13 @@ use crate::trace::{
     ChainLink, ChainSeen, TileChain, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
 };
 
-/// Compacts visible flags tile by tile, in tile order: the visible indices.
-fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize) -> Vec<u32> {
+/// Compacts visible flags `span` at a time (what one workgroup takes), in order:
+/// the visible indices.
+fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize, span: usize) -> Vec<u32> {
     (0..len)
-        .step_by(TILE)
+        .step_by(span)
         .flat_map(|start| {
-            (start..(start + TILE).min(len))
+            (start..(start + span).min(len))
                 .filter(|&i| visible(i))
                 .map(|i| i as u32)
         })
@@ -23,25 +24,19 @@ fn compact_tiles(visible: impl Fn(usize) -> bool, len: usize) -> Vec<u32> {
 
 /// `lookback`: u32 flags, any nonzero value visible. The visible indices, in order.
 pub fn lookback(flags: &[u32]) -> Vec<u32> {
-    compact_tiles(|i| is_visible(flags[i]), flags.len())
+    compact_tiles(|i| is_visible(flags[i]), flags.len(), TILE)
 }
 
 /// `lookback_paired`: the same as `lookback`, its workgroups taking the tiles two
 /// at a time (tickets 2g and 2g + 1), each pair written first tile first.
 pub fn lookback_paired(flags: &[u32]) -> Vec<u32> {
-    let tile =
-        |start: usize| (start..(start + TILE).min(flags.len())).filter(|&i| is_visible(flags[i]));
-    (0..flags.len())
-        .step_by(2 * TILE)
-        .flat_map(|pair| tile(pair).chain(tile(pair + TILE)))
-        .map(|i| i as u32)
-        .collect()
+    compact_tiles(|i| is_visible(flags[i]), flags.len(), 2 * TILE)
 }
 
 /// `lookback_bits`: the first `len` flags of `bits` (32 to a word, least significant first).
 pub fn lookback_bits(bits: &[u32], len: usize) -> Vec<u32> {
     let bit = |i: usize| bits.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
-    compact_tiles(bit, len)
+    compact_tiles(bit, len, TILE)
 }
 
 /// `tile_scatter_bits`: each tile of the first `len` flags of `bits` written from

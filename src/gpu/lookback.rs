@@ -1,11 +1,9 @@
 //! Pipelines for `shaders/lookback.wgsl`: the single-pass compaction with decoupled
 //! look-back (u32 flags one or two tiles a workgroup, and bit-packed flags), the
-//! tile-atomic variant and
-//! `packed-scan`'s tile pass. The
-//! kernels are composed with the workgroup scan and look-back of
-//! `shaders/lookback_subgroups.wgsl` when the device has `SUBGROUP`, of
-//! `shaders/lookback_portable.wgsl` otherwise, and with the counters of
-//! `shaders/lookback_stats.wgsl`.
+//! tile-atomic variant and `packed-scan`'s tile pass. The kernels are composed with
+//! the workgroup scan and look-back of `shaders/lookback_subgroups.wgsl` when the
+//! device has `SUBGROUP`, of `shaders/lookback_portable.wgsl` otherwise, and with the
+//! counters of `shaders/lookback_stats.wgsl`.
 
 use std::sync::OnceLock;
 
