@@ -79,12 +79,17 @@ override STRESS_FALLBACK : bool = false;
 
 // Flags per row of a u32 tile (one vec4 per invocation).
 const ROW : u32 = 4u * WORKGROUP_SIZE;
-// The visible indices of STAGE flags (two rows), compacted in shared memory first
-// so that the global writes are whole consecutive runs (scattered 4-byte stores
-// straight to global memory were slower). Two rows, not the whole tile: shared
-// memory limits the workgroups an SM runs at once (BENCHMARKS.md v11).
-const STAGE : u32 = 2u * ROW;
-var<workgroup> staged         : array<u32, STAGE>;
+// The visible indices of STAGE_ROWS rows, compacted in shared memory first so that
+// the global writes are whole consecutive runs (scattered 4-byte stores straight
+// to global memory were slower). Not the whole tile: shared memory limits the
+// workgroups an SM runs at once (BENCHMARKS.md v11). Set per pipeline (the host's
+// `STAGE_ROWS`, src/gpu/lookback.rs): two rows a pair of barriers, or one row in
+// less memory where that lets more workgroups run (BENCHMARKS.md v23).
+override STAGE_ROWS : u32;
+// An override of its own rather than the expression in the array type: naga 30
+// panics specialising an array sized by an override expression.
+override STAGED : u32 = STAGE_ROWS * ROW;
+var<workgroup> staged         : array<u32, STAGED>;
 // Bits tiles: the words.
 var<workgroup> tile_words     : array<u32, TILE_WORDS>;
 var<workgroup> shared_ticket  : u32;
@@ -257,8 +262,8 @@ fn rows_total(scan : Scan) -> u32 {
   return t.x + t.y + t.z + t.w;
 }
 
-// Writes the tile's visible indices to indices[base ..] in order, two rows at a
-// time through `staged`: row k starts after all of rows < k.
+// Writes the tile's visible indices to indices[base ..] in order, STAGE_ROWS rows
+// at a time through `staged`: row k starts after all of rows < k.
 fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let t0 = scan.total.x & 0xFFFFu;
   let t1 = scan.total.x >> 16u;
@@ -273,10 +278,32 @@ fn write_rows(tile : u32, li : u32, m : u32, scan : Scan, base : u32) {
   let b4 = b2 + t2 + t3;
   let b6 = b4 + t4 + t5;
   let x = scan.exclusive;
+  if (STAGE_ROWS == 1u) {
+    write_one_row(li, m, x.x & 0xFFFFu, e, base, t0);
+    write_one_row(li, m >> 4u, x.x >> 16u, e + ROW, base + t0, t1);
+    write_one_row(li, m >> 8u, x.y & 0xFFFFu, e + 2u * ROW, b2, t2);
+    write_one_row(li, m >> 12u, x.y >> 16u, e + 3u * ROW, b2 + t2, t3);
+    write_one_row(li, m >> 16u, x.z & 0xFFFFu, e + 4u * ROW, b4, t4);
+    write_one_row(li, m >> 20u, x.z >> 16u, e + 5u * ROW, b4 + t4, t5);
+    write_one_row(li, m >> 24u, x.w & 0xFFFFu, e + 6u * ROW, b6, t6);
+    write_one_row(li, m >> 28u, x.w >> 16u, e + 7u * ROW, b6 + t6, t7);
+    return;
+  }
   write_two_rows(li, m, x.x & 0xFFFFu, t0 + (x.x >> 16u), e, base, t0 + t1);
   write_two_rows(li, m >> 8u, x.y & 0xFFFFu, t2 + (x.y >> 16u), e + 2u * ROW, b2, t2 + t3);
   write_two_rows(li, m >> 16u, x.z & 0xFFFFu, t4 + (x.z >> 16u), e + 4u * ROW, b4, t4 + t5);
   write_two_rows(li, m >> 24u, x.w & 0xFFFFu, t6 + (x.w >> 16u), e + 6u * ROW, b6, t6 + t7);
+}
+
+// One row: this invocation's four flags (bits 0-3 of `m`, indices e .. e+3) staged
+// at `pos`, then the row's `count` indices written to indices[out ..]. Call it
+// from uniform control flow.
+fn write_one_row(li : u32, m : u32, pos : u32, e : u32, out : u32, count : u32) {
+  stage4(m, pos, e);
+  workgroupBarrier();
+  write_out(li, out, count);
+  // The next row overwrites `staged`.
+  workgroupBarrier();
 }
 
 // Two rows: this invocation's four flags of each (bits 0-3 and 4-7 of `m`, indices

@@ -42,10 +42,13 @@ const fn needs(
     }
 }
 
-/// The look-back kernels' shared memory, the larger of the portable and the
-/// subgroup composition.
-pub(crate) const LOOKBACK_WORKGROUP_STORAGE: u32 = 6688;
-/// `tile_scatter_bits`' shared memory (the same module, less the look-back's).
+/// The look-back module's shared memory per kernel, the larger of the portable and
+/// the subgroup composition: `lookback_bits` stages one row, the others two
+/// (`gpu::lookback::STAGE_ROWS`); bits tiles also hold their words, and
+/// `tile_atomic` and `tile_scatter_bits` have no look-back state.
+const LOOKBACK_WORKGROUP_STORAGE: u32 = 6176;
+const LOOKBACK_BITS_WORKGROUP_STORAGE: u32 = 4640;
+const TILE_ATOMIC_WORKGROUP_STORAGE: u32 = 6152;
 const SCATTER_WORKGROUP_STORAGE: u32 = 6656;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
@@ -59,10 +62,11 @@ pub(crate) fn kernel_needs(id: KernelId) -> Needs {
         KernelId::IndirectArgs => needs(2, 0, 0, 1),
         KernelId::PackBits => needs(3, 1, 8192, 256),
         KernelId::PackBitsCounted => needs(4, 1, 8200, 256),
-        KernelId::Lookback | KernelId::LookbackPaired | KernelId::LookbackBits => {
+        KernelId::Lookback | KernelId::LookbackPaired => {
             needs(6, 1, LOOKBACK_WORKGROUP_STORAGE, 128)
         }
-        KernelId::TileAtomic => needs(5, 1, LOOKBACK_WORKGROUP_STORAGE, 128),
+        KernelId::LookbackBits => needs(6, 1, LOOKBACK_BITS_WORKGROUP_STORAGE, 128),
+        KernelId::TileAtomic => needs(5, 1, TILE_ATOMIC_WORKGROUP_STORAGE, 128),
         KernelId::TileCounts => needs(3, 1, 32, 256),
         KernelId::ScanTiles => needs(3, 1, 1024, 256),
         KernelId::TileScatterBits => needs(4, 1, SCATTER_WORKGROUP_STORAGE, 128),
@@ -139,4 +143,40 @@ pub(crate) fn check(method: Method, limits: &wgpu::Limits) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first number of a table cell, in bytes where it has a unit.
+    fn number(cell: &str) -> u32 {
+        let mut words = cell.split_whitespace();
+        let value: u32 = words.next().and_then(|w| w.parse().ok()).expect("a number");
+        match words.next() {
+            Some("KiB") => value * 1024,
+            _ => value,
+        }
+    }
+
+    #[test]
+    fn the_crate_docs_requirements_table_matches_the_kernels() {
+        let docs = include_str!("../lib.rs");
+        for method in Method::ALL {
+            let name = format!("`{method:?}`");
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with("//!   | ") && l.contains(&name))
+                .unwrap_or_else(|| panic!("no row for {name} in src/lib.rs"));
+            let cells: Vec<u32> = row.split('|').skip(2).take(4).map(number).collect();
+            let needs = method_needs(method);
+            let expected = [
+                needs.storage_buffers,
+                needs.uniform_buffers,
+                needs.workgroup_storage,
+                needs.invocations,
+            ];
+            assert_eq!(cells, expected, "{name}: {row}");
+        }
+    }
 }

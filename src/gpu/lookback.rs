@@ -48,8 +48,8 @@ pub struct LookbackOptions {
     /// only; browsers always check). `false` is for measuring what they cost.
     pub runtime_checks: bool,
     /// Measurement only: WGSL to build instead of `shaders/lookback.wgsl`, with the
-    /// same entry points, bindings and tile size (composed like it, unless it
-    /// defines its own `workgroup_scan` and look-back).
+    /// same entry points, bindings, overrides and tile size (composed like it,
+    /// unless it defines its own `workgroup_scan` and look-back).
     pub source: Option<&'static str>,
 }
 
@@ -146,8 +146,15 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 6] {
     }
 }
 
-/// The pipeline-overridable constants every look-back pipeline is built with.
-pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
+/// Rows each entry point stages in shared memory before writing them out (in
+/// `ENTRY_POINTS` order). One row lets more `lookback_bits` workgroups run at once
+/// (1188 → 1320 on the H200: its tile's words share the memory) and made it 4–10 %
+/// faster at 2^26; the others are held by their registers, and two rows a pair of
+/// barriers is as fast or faster for them (BENCHMARKS.md v23).
+pub(crate) const STAGE_ROWS: [u32; 5] = [2, 2, 1, 2, 2];
+
+/// The pipeline-overridable constants of entry point `ENTRY_POINTS[entry]`.
+pub(crate) fn constants(options: &LookbackOptions, entry: usize) -> [(&'static str, f64); 4] {
     [
         ("SPIN_LIMIT", f64::from(options.spin_limit)),
         (
@@ -155,6 +162,7 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
             f64::from(u8::from(options.stress_fallback)),
         ),
         ("STATS", f64::from(u8::from(options.stats))),
+        ("STAGE_ROWS", f64::from(STAGE_ROWS[entry])),
     ]
 }
 
@@ -164,7 +172,7 @@ pub(crate) fn constants(options: &LookbackOptions) -> [(&'static str, f64); 3] {
 pub(crate) struct Lookback {
     module: wgpu::ShaderModule,
     labels: [&'static str; 5],
-    constants: [(&'static str, f64); 3],
+    options: LookbackOptions,
     /// In `ENTRY_POINTS` order. Bindings: input as vec4, input, indices, then
     /// `lookback`, `lookback_paired` and `lookback_bits` tile states, count,
     /// indirect; `tile_atomic` tile states, count; `tile_scatter_bits` (binding 6)
@@ -197,7 +205,7 @@ impl Lookback {
         Self {
             module,
             labels,
-            constants: constants(&options),
+            options,
             kernels: Default::default(),
         }
     }
@@ -211,7 +219,7 @@ impl Lookback {
                 self.labels[entry],
                 ENTRY_POINTS[entry],
                 LOOKBACK_WORKGROUP,
-                &self.constants,
+                &constants(&self.options, entry),
                 true,
             )
         })
