@@ -90,8 +90,6 @@ override STAGE_ROWS : u32;
 // panics specialising an array sized by an override expression.
 override STAGED : u32 = STAGE_ROWS * ROW;
 var<workgroup> staged         : array<u32, STAGED>;
-// Bits tiles: the words.
-var<workgroup> tile_words     : array<u32, TILE_WORDS>;
 var<workgroup> shared_ticket  : u32;
 // Look-back progress: predecessors not yet counted, the count so far, the outcome.
 var<workgroup> look_remaining : u32;
@@ -334,25 +332,33 @@ fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
 // A bits tile as the same 32 bits per invocation that `tile_nibbles` gives for u32
 // flags (row k's flags 4·li .. 4·li+3 at bits 4k .. 4k+3), so that both entry points
 // scan and write the same way (staging straight from the words, word by word, was
-// much slower; BENCHMARKS.md v15): the words are loaded
-// coalesced (vec4 by the first TILE_WORDS/4 invocations) into shared memory, then
-// each invocation takes one nibble from each row's words. Call it from uniform
-// control flow.
+// much slower; BENCHMARKS.md v15). Each invocation loads the word of each row that
+// holds its nibble (eight invocations share a word, so a subgroup touches a few
+// cache lines): loading the tile into shared memory first cost a barrier and the
+// memory, and `lookback_bits` ran 1320 workgroups at once instead of 1584
+// (BENCHMARKS.md v23).
 fn bits_nibbles(tile : u32, li : u32, n : u32) -> u32 {
-  if (li < TILE_WORDS / 4u) {
-    let w = bit_words4(tile * (TILE_WORDS / 4u) + li, n);
-    tile_words[4u * li] = w.x;
-    tile_words[4u * li + 1u] = w.y;
-    tile_words[4u * li + 2u] = w.z;
-    tile_words[4u * li + 3u] = w.w;
-  }
-  workgroupBarrier();
-  let q = li / 8u;
+  let q = tile * TILE_WORDS + li / 8u;
   let r = ROW / 32u;
-  return nibbles_of(li, array<u32, ROWS>(tile_words[q], tile_words[r + q], tile_words[2u * r + q],
-                                         tile_words[3u * r + q], tile_words[4u * r + q],
-                                         tile_words[5u * r + q], tile_words[6u * r + q],
-                                         tile_words[7u * r + q]));
+  if ((tile + 1u) * TILE <= n) {
+    // Row k's word as a component of a vec4 (binding 0, which every kernel binds).
+    let v = q / 4u;
+    let c = q % 4u;
+    let r4 = r / 4u;
+    return nibbles_of(li, array<u32, ROWS>(input4[v][c], input4[v + r4][c],
+                                           input4[v + 2u * r4][c], input4[v + 3u * r4][c],
+                                           input4[v + 4u * r4][c], input4[v + 5u * r4][c],
+                                           input4[v + 6u * r4][c], input4[v + 7u * r4][c]));
+  }
+  return nibbles_of(li, array<u32, ROWS>(bit_word(q, n), bit_word(r + q, n),
+                                         bit_word(2u * r + q, n), bit_word(3u * r + q, n),
+                                         bit_word(4u * r + q, n), bit_word(5u * r + q, n),
+                                         bit_word(6u * r + q, n), bit_word(7u * r + q, n)));
+}
+
+// Bit word i, zero past the last word and with the bits at or past flag n cleared.
+fn bit_word(i : u32, n : u32) -> u32 {
+  return mask_word(i, n, tail_word(i, (n + 31u) / 32u));
 }
 
 // Invocation li's nibble of each row, from `words` (row k's word that holds it:

@@ -44,12 +44,12 @@ const fn needs(
 
 /// The look-back module's shared memory per kernel, the larger of the portable and
 /// the subgroup composition: `lookback_bits` stages one row, the others two
-/// (`gpu::lookback::STAGE_ROWS`); bits tiles also hold their words, and
-/// `tile_atomic` and `tile_scatter_bits` have no look-back state.
+/// (`gpu::lookback::STAGE_ROWS`), and `tile_atomic` and `tile_scatter_bits` have no
+/// look-back state.
 const LOOKBACK_WORKGROUP_STORAGE: u32 = 6176;
-const LOOKBACK_BITS_WORKGROUP_STORAGE: u32 = 4640;
+const LOOKBACK_BITS_WORKGROUP_STORAGE: u32 = 4128;
 const TILE_ATOMIC_WORKGROUP_STORAGE: u32 = 6152;
-const SCATTER_WORKGROUP_STORAGE: u32 = 6656;
+const SCATTER_WORKGROUP_STORAGE: u32 = 6144;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
 pub(crate) fn kernel_needs(id: KernelId) -> Needs {

@@ -147,10 +147,9 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 6] {
 }
 
 /// Rows each entry point stages in shared memory before writing them out (in
-/// `ENTRY_POINTS` order). One row lets more `lookback_bits` workgroups run at once
-/// (1188 → 1320 on the H200: its tile's words share the memory) and made it 4–10 %
-/// faster at 2^26; the others are held by their registers, and two rows a pair of
-/// barriers is as fast or faster for them (BENCHMARKS.md v23).
+/// `ENTRY_POINTS` order). One row let more `lookback_bits` workgroups run at once
+/// on the H200 (1188 → 1320) and made it 4–10 % faster at 2^26; for the others two
+/// rows a pair of barriers was as fast or faster (BENCHMARKS.md v23).
 pub(crate) const STAGE_ROWS: [u32; 5] = [2, 2, 1, 2, 2];
 
 /// The pipeline-overridable constants of entry point `ENTRY_POINTS[entry]`.
