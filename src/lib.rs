@@ -41,9 +41,9 @@
 //!   | `Atomic` | 3 | 1 | 0 B | 64 |
 //!   | `Aggregated` | 3 | 1 | 8 B | 64 |
 //!   | `Scan` | 3 (4 traced) | 1 | 1 KiB | 256 |
-//!   | `Lookback` | 6 | 1 | 6176 B | 128 |
+//!   | `Lookback` | 6 | 1 | 4632 B | 128 |
 //!   | `LookbackBits` | 6 | 1 | 8 KiB (its packing pass) | 256 |
-//!   | `TileAtomic` | 5 | 1 | 6152 B | 128 |
+//!   | `TileAtomic` | 5 | 1 | 4616 B | 128 |
 //!   | `PackedScan` | 4 | 1 | 8200 B | 256 |
 //!
 //!   So the look-back methods need more storage buffers per stage than

@@ -123,7 +123,7 @@ pub fn shader_sources(
                 let pipe = PipelineSource {
                     label: labels[1 + entry],
                     entry_point: lookback::ENTRY_POINTS[entry],
-                    constants: lookback::constants(options, entry).to_vec(),
+                    constants: lookback::constants(options, subgroups, entry).to_vec(),
                 };
                 let files = lookback::composed_files(kernels, options.source.is_some(), subgroups);
                 let wgsl = Cow::Owned(lookback::compose(kernels, subgroups));

@@ -43,13 +43,14 @@ const fn needs(
 }
 
 /// The look-back module's shared memory per kernel, the larger of the portable and
-/// the subgroup composition: `lookback_bits` stages one row, the others two
-/// (`gpu::lookback::STAGE_ROWS`), and `tile_atomic` and `tile_scatter_bits` have no
-/// look-back state.
-const LOOKBACK_WORKGROUP_STORAGE: u32 = 6176;
+/// the subgroup composition: with subgroups, two staged rows and 512 B of subgroup
+/// totals; portable, one staged row and the scan's 2 KiB (`gpu::lookback::STAGE_ROWS`).
+/// `lookback_bits` stages one row in both, and `tile_atomic` and `tile_scatter_bits`
+/// have no look-back state.
+const LOOKBACK_WORKGROUP_STORAGE: u32 = 4632;
 const LOOKBACK_BITS_WORKGROUP_STORAGE: u32 = 4128;
-const TILE_ATOMIC_WORKGROUP_STORAGE: u32 = 6152;
-const SCATTER_WORKGROUP_STORAGE: u32 = 6144;
+const TILE_ATOMIC_WORKGROUP_STORAGE: u32 = 4616;
+const SCATTER_WORKGROUP_STORAGE: u32 = 4608;
 
 /// What kernel `id` needs (traced scan blocks bind one more buffer).
 pub(crate) fn kernel_needs(id: KernelId) -> Needs {

@@ -147,13 +147,22 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 6] {
 }
 
 /// Rows each entry point stages in shared memory before writing them out (in
-/// `ENTRY_POINTS` order). One row let more `lookback_bits` workgroups run at once
-/// on the H200 (1188 → 1320) and made it 4–10 % faster at 2^26; for the others two
-/// rows a pair of barriers was as fast or faster (BENCHMARKS.md v23).
-pub(crate) const STAGE_ROWS: [u32; 5] = [2, 2, 1, 2, 2];
+/// `ENTRY_POINTS` order), with subgroups and without. One row takes less memory,
+/// so that more workgroups can run at once; two rows take one pair of barriers
+/// where one row takes two. The portable build, whose scan holds 2 KiB more, was
+/// 5–8 % faster with one row (`lookback` at 2^24 and 2^26 on the H200), as was
+/// `lookback_bits` in both (1188 → 1320 workgroups at once); with subgroups the
+/// others were as fast or faster with two (BENCHMARKS.md v23). `tile_atomic`
+/// stages as `lookback` does, being its tiles without the look-back.
+pub(crate) const STAGE_ROWS: [[u32; 5]; 2] = [[1, 1, 1, 1, 1], [2, 2, 1, 2, 2]];
 
-/// The pipeline-overridable constants of entry point `ENTRY_POINTS[entry]`.
-pub(crate) fn constants(options: &LookbackOptions, entry: usize) -> [(&'static str, f64); 4] {
+/// The pipeline-overridable constants of entry point `ENTRY_POINTS[entry]`, in the
+/// build with subgroups or the portable one.
+pub(crate) fn constants(
+    options: &LookbackOptions,
+    subgroups: bool,
+    entry: usize,
+) -> [(&'static str, f64); 4] {
     [
         ("SPIN_LIMIT", f64::from(options.spin_limit)),
         (
@@ -161,7 +170,10 @@ pub(crate) fn constants(options: &LookbackOptions, entry: usize) -> [(&'static s
             f64::from(u8::from(options.stress_fallback)),
         ),
         ("STATS", f64::from(u8::from(options.stats))),
-        ("STAGE_ROWS", f64::from(STAGE_ROWS[entry])),
+        (
+            "STAGE_ROWS",
+            f64::from(STAGE_ROWS[usize::from(subgroups)][entry]),
+        ),
     ]
 }
 
@@ -172,6 +184,7 @@ pub(crate) struct Lookback {
     module: wgpu::ShaderModule,
     labels: [&'static str; 5],
     options: LookbackOptions,
+    subgroups: bool,
     /// In `ENTRY_POINTS` order. Bindings: input as vec4, input, indices, then
     /// `lookback`, `lookback_paired` and `lookback_bits` tile states, count,
     /// indirect; `tile_atomic` tile states, count; `tile_scatter_bits` (binding 6)
@@ -205,6 +218,7 @@ impl Lookback {
             module,
             labels,
             options,
+            subgroups,
             kernels: Default::default(),
         }
     }
@@ -218,7 +232,7 @@ impl Lookback {
                 self.labels[entry],
                 ENTRY_POINTS[entry],
                 LOOKBACK_WORKGROUP,
-                &constants(&self.options, entry),
+                &constants(&self.options, self.subgroups, entry),
                 true,
             )
         })

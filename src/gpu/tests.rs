@@ -155,12 +155,13 @@ fn needs_of(module: &naga::Module, info: &ModuleInfo, index: usize) -> (Needs, b
     (needs, live)
 }
 
-/// The look-back module as the pipeline of entry point `entry` builds it: its
-/// overrides set (`STAGE_ROWS` sizes the shared staging) and that entry point
-/// alone.
+/// The look-back module as the pipeline of entry point `entry` builds it in the
+/// build with subgroups or the portable one: its overrides set (`STAGE_ROWS` sizes
+/// the shared staging) and that entry point alone.
 fn specialised(
     module: &naga::Module,
     info: &ModuleInfo,
+    subgroups: bool,
     entry: &str,
 ) -> (naga::Module, ModuleInfo) {
     let index = lookback::ENTRY_POINTS
@@ -168,7 +169,7 @@ fn specialised(
         .position(|&e| e == entry)
         .expect("a look-back entry point");
     let constants: naga::back::PipelineConstants =
-        lookback::constants(&LookbackOptions::default(), index)
+        lookback::constants(&LookbackOptions::default(), subgroups, index)
             .iter()
             .map(|&(name, value)| (name.to_string(), value))
             .collect();
@@ -198,7 +199,8 @@ fn each_kernels_needs_match_the_wgsl() {
                 assert_eq!(live, reads_flags, "{}: reads the live length", entry.name);
                 continue;
             }
-            let (module, info) = specialised(&module, &info, &entry.name);
+            let subgroups = name.contains("subgroups");
+            let (module, info) = specialised(&module, &info, subgroups, &entry.name);
             let (mut needs, live) = needs_of(&module, &info, 0);
             match most_storage.iter_mut().find(|(k, _)| *k == id) {
                 Some((_, most)) => *most = (*most).max(needs.workgroup_storage),
