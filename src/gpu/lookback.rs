@@ -147,13 +147,13 @@ pub(crate) fn labels(subgroups: bool) -> [&'static str; 6] {
 }
 
 /// Rows each entry point stages in shared memory before writing them out (in
-/// `ENTRY_POINTS` order), with subgroups and without. One row takes less memory,
-/// so that more workgroups can run at once; two rows take one pair of barriers
-/// where one row takes two. The portable build, whose scan holds 2 KiB more, was
-/// 5–8 % faster with one row (`lookback` at 2^24 and 2^26 on the H200), as was
-/// `lookback_bits` in both (1188 → 1320 workgroups at once); with subgroups the
-/// others were as fast or faster with two (BENCHMARKS.md v23). `tile_atomic`
-/// stages as `lookback` does, being its tiles without the look-back.
+/// `ENTRY_POINTS` order): the portable build's, then the subgroup build's. One row
+/// takes less memory, so that more workgroups can run at once; two rows take one
+/// pair of barriers where one row takes two. The portable build, whose scan holds
+/// 2 KiB more, was 5–8 % faster with one row (`lookback` at 2^24 and 2^26 on the
+/// H200), as was `lookback_bits` in both (1188 → 1320 workgroups at once); with
+/// subgroups the others were as fast or faster with two (BENCHMARKS.md v23).
+/// `tile_atomic` stages as `lookback` does, being its tiles without the look-back.
 pub(crate) const STAGE_ROWS: [[u32; 5]; 2] = [[1, 1, 1, 1, 1], [2, 2, 1, 2, 2]];
 
 /// The pipeline-overridable constants of entry point `ENTRY_POINTS[entry]`, in the
