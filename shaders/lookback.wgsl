@@ -170,20 +170,20 @@ fn mask_word(i : u32, n : u32, word : u32) -> u32 {
   return word & ((1u << (n - first)) - 1u);
 }
 
-// Bit words 4·v .. 4·v+3.
+// Bit word i, zero past the last word and with the bits at or past flag n cleared.
+fn bit_word(i : u32, n : u32) -> u32 {
+  return mask_word(i, n, tail_word(i, (n + 31u) / 32u));
+}
+
+// Bit words 4·v .. 4·v+3: one vec4 load where all four are words, else `bit_word`.
 fn bit_words4(v : u32, n : u32) -> vec4<u32> {
-  let words = (n + 31u) / 32u;
-  var w : vec4<u32>;
-  if (v < words / 4u) {
-    w = input4[v];
-  } else {
-    let i = 4u * v;
-    w = vec4<u32>(tail_word(i, words), tail_word(i + 1u, words), tail_word(i + 2u, words),
-                  tail_word(i + 3u, words));
-  }
   let i = 4u * v;
-  return vec4<u32>(mask_word(i, n, w.x), mask_word(i + 1u, n, w.y), mask_word(i + 2u, n, w.z),
-                   mask_word(i + 3u, n, w.w));
+  if (v < (n + 31u) / 32u / 4u) {
+    let w = input4[v];
+    return vec4<u32>(mask_word(i, n, w.x), mask_word(i + 1u, n, w.y), mask_word(i + 2u, n, w.z),
+                     mask_word(i + 3u, n, w.w));
+  }
+  return vec4<u32>(bit_word(i, n), bit_word(i + 1u, n), bit_word(i + 2u, n), bit_word(i + 3u, n));
 }
 
 // Writes the indices of the visible flags among e .. e+3 (bits of `m`) to
@@ -354,11 +354,6 @@ fn bits_nibbles(tile : u32, li : u32, n : u32) -> u32 {
                                          bit_word(2u * r + q, n), bit_word(3u * r + q, n),
                                          bit_word(4u * r + q, n), bit_word(5u * r + q, n),
                                          bit_word(6u * r + q, n), bit_word(7u * r + q, n)));
-}
-
-// Bit word i, zero past the last word and with the bits at or past flag n cleared.
-fn bit_word(i : u32, n : u32) -> u32 {
-  return mask_word(i, n, tail_word(i, (n + 31u) / 32u));
 }
 
 // Invocation li's nibble of each row, from `words` (row k's word that holds it:
