@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the playground crate (playground/, over the wgpu-compaction library) for the browser:
-#   target/wasm/wasm32-unknown-unknown/release/compaction_playground.wasm
+#   target/wasm/wasm32-unknown-unknown/wasm-release/compaction_playground.wasm
 #   -> wasm-bindgen --target web -> www/pkg/compaction_playground{.js,_bg.wasm}
 #
 # The wasm build uses its own target dir (target/wasm) so it never invalidates
@@ -19,18 +19,19 @@ fi
 CRATE_LIB=compaction_playground
 TARGET=wasm32-unknown-unknown
 TARGET_DIR="$ROOT/target/wasm"
-WASM="$TARGET_DIR/$TARGET/release/$CRATE_LIB.wasm"
+PROFILE=wasm-release
+WASM="$TARGET_DIR/$TARGET/$PROFILE/$CRATE_LIB.wasm"
 OUT_DIR="$ROOT/www/pkg"
 
 log() { printf 'build-web: %s\n' "$*"; }
 
 t0=$SECONDS
 log "compiling Rust to wasm (the first build takes several minutes)..."
-log "toolchain: $WASM_TOOLCHAIN, profile: release, target dir: target/wasm"
+log "toolchain: $WASM_TOOLCHAIN, profile: $PROFILE (Cargo.toml: opt-level z, LTO), target dir: target/wasm"
 
 case "$WASM_TOOLCHAIN" in
   rustup)
-    cargo build -p compaction-playground --lib --release --target "$TARGET" --target-dir "$TARGET_DIR"
+    cargo build -p compaction-playground --lib --profile "$PROFILE" --target "$TARGET" --target-dir "$TARGET_DIR"
     ;;
   debian)
     # Debian's rustc-web has the wasm32 target but no prebuilt std for it:
@@ -43,7 +44,7 @@ case "$WASM_TOOLCHAIN" in
       RUSTC="$WASM_DEBIAN_RUSTC" \
       RUSTDOC="${WASM_DEBIAN_RUSTC%/rustc}/rustdoc" \
       CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$WASM_DEBIAN_LINKER" \
-      "$WASM_DEBIAN_CARGO" build -p compaction-playground --lib --release --target "$TARGET" --target-dir "$TARGET_DIR" \
+      "$WASM_DEBIAN_CARGO" build -p compaction-playground --lib --profile "$PROFILE" --target "$TARGET" --target-dir "$TARGET_DIR" \
       -Zbuild-std=std,panic_abort
     ;;
   *)

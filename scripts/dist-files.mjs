@@ -1,11 +1,58 @@
-// What dist/ holds and how big it may be: used by the build, by `npm pack`'s
-// check and by the tests.
+// What dist/ holds, how big it may be, and what a page fetches from it: used
+// by the build (scripts/build-dist.mjs), by `npm pack`'s check and by the tests.
 
 /** The gzip budget of all of dist/ (level 9), in bytes. */
 export const GZIP_BUDGET = 600 * 1024;
+/** The loader: what every page of a site with the site-wide include pays. */
+export const LOADER_BUDGET = 8 * 1024;
+/** One element showing one panel: everything it fetches, wasm included. */
+export const PANEL_BUDGET = 200 * 1024;
 
-/** The files a documentation site needs: the element (JS, CSS, wasm) and the iframe route. */
-export const ELEMENT_FILES = ['compaction-playground.js', 'compaction-playground.css', 'compaction_playground_bg.wasm', 'embed.html', 'embed.css'];
+/** The files a documentation site needs: the loader, the playground's entries, the wasm, the iframe route. */
+export const ELEMENT_FILES = [
+  'compaction-playground.js',
+  'cp-mount.js',
+  'cp-engine.js',
+  'compaction_playground_bg.wasm',
+  'compaction-playground-reserve.css',
+  'compaction-playground.d.ts',
+  'embed.html',
+  'embed.css',
+  'embed.js',
+];
 
 /** The full page, beside them. */
 export const PAGE_FILES = ['index.html', 'page.css', 'page.js'];
+
+/** The modules whose chunks a page fetches, as esbuild names their entry points. */
+const MODULE = {
+  mount: 'www/playground/mount.js',
+  engine: 'www/core/engine.js',
+  glue: 'www/pkg/compaction_playground.js',
+  lang: (lang) => `www/i18n/${lang}.js`,
+  panel: (panel) => `www/panels/${panel}/index.js`,
+};
+
+/**
+ * The files of dist/ a page with one element showing `panels` fetches, in
+ * `lang`, on the GPU with a method of the scan (the scan stepper, not the tile
+ * view, when both are asked for). `graph`: target/dist-graph.json, the build's
+ * `{ files: { name: [static imports] }, entries: { module: name } }`.
+ */
+export function fetchedFor(graph, panels, lang = 'en') {
+  const wanted = new Set(['compaction-playground.js', 'compaction_playground_bg.wasm']);
+  const add = (file) => {
+    if (!file || wanted.has(file)) return;
+    wanted.add(file);
+    for (const dep of graph.files[file] ?? []) add(dep);
+  };
+  add(graph.entries[MODULE.mount]);
+  add(graph.entries[MODULE.engine]);
+  add(graph.entries[MODULE.glue]);
+  add(graph.entries[MODULE.lang(lang)]);
+  for (const p of panels) {
+    if (p === 'tiles' && panels.includes('scan')) continue;
+    add(graph.entries[MODULE.panel(p)]);
+  }
+  return [...wanted];
+}

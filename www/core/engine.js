@@ -1,0 +1,134 @@
+// Loads the wasm package and opens a Playground: on the GPU when WebGPU works,
+// otherwise on the CPU mirror ("CPU reference"), remembering why.
+// Every call into a Playground goes through Engine.exec, one at a time, so
+// that an upload and the run that uses it stay together.
+
+import { initLayout } from './layout.js';
+
+/** @type {Promise<any> | null} */
+let wasmPromise = null;
+
+/**
+ * The wasm-bindgen module (Playground, parseFlags, …; see the README), loaded
+ * once per page, however many elements it has. The wasm sits beside the built
+ * module (dist/), which is where bundlers find it too (`new URL(…, import.meta.url)`).
+ */
+export function kernels() {
+  if (!wasmPromise) {
+    wasmPromise = (async () => {
+      const wasm = await import('../pkg/compaction_playground.js');
+      await wasm.default({ module_or_path: new URL('./compaction_playground_bg.wasm', import.meta.url) });
+      initLayout(wasm);
+      return wasm;
+    })();
+    wasmPromise.catch(() => {
+      wasmPromise = null;
+    });
+  }
+  return wasmPromise;
+}
+
+/** Why the page may run on the CPU reference (each said in words as `fallback.<kind>`). */
+export const FALLBACK_KINDS = ['no-webgpu', 'no-adapter', 'device', 'device-lost', 'timeout'];
+
+export const CREATE_TIMEOUT_MS = 15_000;
+
+/** @typedef {{ kind: string, message: string }} Fallback */
+
+export class Engine {
+  /** @param {any} wasm  @param {any} pg  @param {Fallback | null} fallback */
+  constructor(wasm, pg, fallback) {
+    this.wasm = wasm;
+    this.pg = pg;
+    /** null on the GPU; else `{ kind, message }` saying why not. */
+    this.fallback = fallback;
+    /** @type {Promise<unknown>} */
+    this.chain = Promise.resolve();
+    /** Method -> ms its pipelines took to compile on this engine (timed apart from any run). */
+    this.compiled = new Map();
+  }
+
+  /**
+   * Opens the GPU playground, or the CPU one with the reason.
+   * @param {any} wasm  @param {(kind: string, message: string) => void} onEvent
+   */
+  static async open(wasm, onEvent) {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    try {
+      const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          reject(Object.assign(new Error('Playground.create() did not settle'), { kind: 'timeout' }));
+        }, CREATE_TIMEOUT_MS);
+      });
+      const pg = await Promise.race([wasm.Playground.create(onEvent), timeout]);
+      return new Engine(wasm, pg, null);
+    } catch (e) {
+      const kind = FALLBACK_KINDS.includes(e?.kind) ? e.kind : 'device';
+      return Engine.cpu(wasm, { kind, message: e?.message ?? String(e) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** @param {any} wasm  @param {Fallback | null} fallback */
+  static cpu(wasm, fallback) {
+    return new Engine(wasm, wasm.Playground.createCpu(), fallback);
+  }
+
+  /** @returns {'gpu' | 'cpu' | 'none'} */
+  get backend() {
+    return this.pg?.backend ?? 'none';
+  }
+
+  /** Compiles `method` on the GPU unless done (inside an `exec`): ms it took, timed apart from the runs. */
+  async compileIn(pg, method) {
+    if (pg.backend !== 'gpu' || this.compiled.has(method)) return;
+    const t0 = performance.now();
+    await pg.compile(method);
+    this.compiled.set(method, performance.now() - t0);
+  }
+
+  /**
+   * Runs `fn(pg)` after every earlier call has finished.
+   * @template T
+   * @param {(pg: any) => T | Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  exec(fn) {
+    const result = this.chain.then(() => {
+      if (!this.pg) throw Object.assign(new Error('this playground was removed from the page'), { kind: 'disposed' });
+      return fn(this.pg);
+    });
+    this.chain = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /** Frees the wasm side once the calls in flight are done. */
+  dispose() {
+    this.chain = this.chain.then(() => {
+      this.pg?.free();
+      this.pg = null;
+    });
+  }
+
+  /** Switches this engine to the CPU reference (after a device loss). @param {Fallback} fallback */
+  fallBackToCpu(fallback) {
+    this.chain = this.chain.then(() => {
+      if (!this.pg) return;
+      this.pg.free();
+      this.pg = this.wasm.Playground.createCpu();
+      this.fallback = fallback;
+      this.compiled = new Map();
+    });
+    return this.chain;
+  }
+}
+
+/** Software adapters (SwiftShader, lavapipe) report device type Cpu: "… (Cpu, BrowserWebGpu)". */
+export function isSoftwareAdapter(name) {
+  return /\(Cpu,|swiftshader|llvmpipe|lavapipe/i.test(name ?? '');
+}

@@ -1,0 +1,380 @@
+// <compaction-playground>: the element as a guest on any page, defined by the
+// loader (the one small module a docs site includes on every page).
+//
+//   <script type="module" src=".../compaction-playground.js"></script>
+//   <compaction-playground flags="1001101001" method="scan" panels="scan"></compaction-playground>
+//
+// Until an element is about to be seen it costs its placeholder: the size its
+// panels will take (www/loader/reserve.js), nothing fetched. Then the
+// playground's code (www/playground/), the panels it shows (www/panels/) and
+// the wasm arrive, once per page however many elements there are.
+// Shadow DOM (open): no rule leaves the element; from the host only the
+// inherited font, the --cp-* custom properties and ::part() styles come in.
+// Keys used inside stay inside (www/loader/keys.js). Nothing listens on the
+// window except `sync-url`'s hashchange; everything is undone when the
+// element leaves the page. Attributes, properties, events: docs/embedding.md.
+
+import { parsePanels, formatPanels, PANELS, CARD_CLASS } from '../core/panels.js';
+import { THEMES, resolveTheme, watchTheme } from '../core/theme.js';
+import { h } from '../core/dom.js';
+import { pickLang } from '../i18n/langs.js';
+import { LOADER_MESSAGES } from '../i18n/loader.js';
+import { reserve, flagCount, WIDE } from './reserve.js';
+import { staysInside } from './keys.js';
+import { whenSeen } from './visibility.js';
+import { poster } from './poster.js';
+import { lazySheet } from '../panels/shared/sheet.js';
+import baseCss from './base.css';
+
+export const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url', 'loading', 'autorun', 'quiet'];
+const KEY_EVENTS = ['keydown', 'keypress', 'keyup'];
+
+// Importing this module during a static site's server-side render (no DOM)
+// defines nothing and throws nothing.
+const Base = globalThis.HTMLElement ?? class {};
+
+/** The element's own styles, one constructable sheet for the page (no .css file a bundler would take for the site's). */
+const baseSheet = lazySheet(baseCss);
+
+export class CompactionPlaygroundElement extends Base {
+  static observedAttributes = ATTRIBUTES;
+
+  /** This module's URL: where embed snippets point (`embed.html` sits beside it). */
+  static moduleUrl = import.meta.url;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.internals = this.attachInternals?.() ?? null;
+    /** The reservation of this element: one sheet of its own, rewritten as its width or panels change. */
+    this.reserveSheet = new CSSStyleSheet();
+    /** @type {CSSStyleSheet[]} sheets the playground and its panels add */
+    this.sheets = [];
+    this.adoptSheets();
+    /** @type {any} the mounted playground (www/playground/mount.js), once started */
+    this.playground = null;
+    /** A previous connection's state, to start from when put back. */
+    this.saved = null;
+    this.chosenLang = null;
+    this.busy = false;
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.keepKey(e);
+    this.keptKeys = new Set();
+    this.resetReady();
+  }
+
+  resetReady() {
+    this.isReady = false;
+    /** @type {Promise<void>} */
+    this.ready = new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+  }
+
+  adoptSheets() {
+    this.shadowRoot.adoptedStyleSheets = [baseSheet(), ...this.sheets, this.reserveSheet];
+  }
+
+  /** Adds the playground's or a panel's sheet to this element's shadow root (once). @param {CSSStyleSheet} sheet */
+  adopt(sheet) {
+    if (this.sheets.includes(sheet)) return;
+    this.sheets.push(sheet);
+    this.adoptSheets();
+  }
+
+  connectedCallback() {
+    if (this.wrapper) return;
+    this.wrapper = h('div', { class: 'pg', part: 'playground', lang: this.resolveLang() });
+    this.shadowRoot.replaceChildren(this.wrapper);
+    this.applyTheme();
+    this.stopTheme = watchTheme(() => this.applyTheme());
+    for (const type of KEY_EVENTS) this.addEventListener(type, this.onKey);
+    this.resizeObserver = new ResizeObserver(() => this.updateReserve());
+    this.resizeObserver.observe(this);
+    this.showPlaceholder();
+    if (this.getAttribute('loading') === 'eager') this.start();
+    else if (this.getAttribute('autorun') === 'false' && !this.saved) this.showPoster();
+    else this.stopWatching = whenSeen(this, () => this.start());
+  }
+
+  disconnectedCallback() {
+    if (!this.wrapper) return;
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.stopTheme?.();
+    this.resizeObserver.disconnect();
+    for (const type of KEY_EVENTS) this.removeEventListener(type, this.onKey);
+    this.starting = null;
+    if (this.playground) {
+      this.saved = this.playground.snapshot() ?? this.saved;
+      this.playground.destroy();
+      this.playground = null;
+    }
+    this.wrapper = null;
+    this.shadowRoot.replaceChildren();
+    this.setState('busy', false);
+    this.setState('ready', false);
+    this.resetReady();
+  }
+
+  /** Fetches the playground's code and the wasm, then mounts it (once per connection). */
+  start() {
+    if (this.starting || !this.wrapper) return this.starting;
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.setState('busy', true);
+    const wrapper = this.wrapper;
+    const starting = Promise.all([import('../playground/mount.js'), import('../core/engine.js').then((m) => m.kernels().catch(() => null))])
+      .then(([{ mount }]) => {
+        if (this.starting !== starting || this.wrapper !== wrapper) return;
+        this.playground = mount(this, { restore: this.saved, lang: this.resolveLang() });
+      })
+      .catch((e) => {
+        if (this.starting !== starting) return;
+        this.starting = null;
+        this.setState('busy', false);
+        this.showLoadFailure(e);
+      });
+    this.starting = starting;
+    return starting;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value || !this.wrapper) return;
+    if (name === 'theme') return this.applyTheme();
+    if (name === 'lang') {
+      // The host's newer word outranks the visitor's earlier choice.
+      this.chosenLang = null;
+      return this.applyLang();
+    }
+    if (name === 'loading' && value === 'eager') this.start();
+    if (this.playground) return this.playground.attributeChanged(name, value);
+    if (['panels', 'flags', 'preset', 'quiet'].includes(name)) this.showPlaceholder();
+  }
+
+  // --------------------------------------------------------- placeholder --
+  /** What shows until the playground's code is in: its status line and its cards, at the size they will have. */
+  showPlaceholder() {
+    const words = LOADER_MESSAGES[this.wrapper.lang] ?? LOADER_MESSAGES.en;
+    const status = h('div', { class: 'pg-status skeleton', part: 'status', hidden: this.quiet }, h('div', { class: 'status-row' }, h('p', { class: 'backend', 'data-testid': 'backend', 'data-backend': 'loading' }, words.loading)));
+    const cards = this.reservation().cards.filter((c) => !c.shared || c.panel === 'result').map(({ panel }) => h('section', { class: `card skeleton ${CARD_CLASS[panel] ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
+    this.wrapper.replaceChildren(status, ...cards);
+    this.updateReserve();
+  }
+
+  showPoster() {
+    const first = this.wrapper.querySelector('section.card');
+    const made = poster({
+      flags: this.getAttribute('flags'),
+      method: this.getAttribute('method') ?? 'scan',
+      n: flagCount(this.getAttribute('flags'), this.getAttribute('preset')),
+      lang: this.wrapper.lang,
+      onRun: () => {
+        made.button.disabled = true;
+        this.start();
+      },
+    });
+    if (first) first.replaceChildren(made.element);
+    else this.wrapper.append(made.element);
+  }
+
+  showLoadFailure(error) {
+    const words = LOADER_MESSAGES[this.wrapper?.lang] ?? LOADER_MESSAGES.en;
+    const line = this.wrapper?.querySelector('[data-testid="backend"]');
+    if (!line) return;
+    line.dataset.backend = 'none';
+    line.replaceChildren(words.failed.replace('{error}', error?.message ?? String(error)), ' ', h('button', { type: 'button', 'data-testid': 'retry-load', onclick: () => this.start() }, words.retry));
+    this.wrapper.querySelector('.pg-status')?.removeAttribute('hidden');
+  }
+
+  /** The reservation for the panels shown, this element's width and its flags (www/loader/reserve.js). */
+  reservation() {
+    const style = getComputedStyle(this);
+    const em = parseFloat(style.fontSize) || 16;
+    const width = this.getBoundingClientRect().width || this.parentElement?.getBoundingClientRect().width || 800;
+    const panels = this.playground?.panelsShown() ?? parsePanels(this.getAttribute('panels')).panels;
+    const n = this.playground?.flagCount() ?? flagCount(this.getAttribute('flags'), this.getAttribute('preset'));
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    return reserve(panels, { widthEm: width / em, wideEm: (WIDE * rem) / em, n, status: !this.quiet });
+  }
+
+  /** Rewrites this element's reservation sheet: the cards' and the status line's heights. */
+  updateReserve() {
+    if (!this.wrapper) return;
+    const r = this.reservation();
+    const rules = r.cards.map(({ panel, em }) => `.card[data-panel="${panel}"] { min-height: ${em}em; }`);
+    rules.push(`.pg { min-height: ${r.total}em; }`);
+    this.reserveSheet.replaceSync(rules.join('\n'));
+  }
+
+  get quiet() {
+    return this.hasAttribute('quiet');
+  }
+
+  // ----------------------------------------------------------------- keys --
+  /** Stops the key events the element used or that were typed into it (www/loader/keys.js). */
+  keepKey(e) {
+    const target = e.composedPath()[0];
+    if (e.type === 'keydown') {
+      const used = this.playground?.onKey(e) || e.defaultPrevented;
+      if (staysInside(e, target, used)) {
+        this.keptKeys.add(e.code || e.key);
+        e.stopPropagation();
+      } else this.keptKeys.delete(e.code || e.key);
+    } else if (this.keptKeys.has(e.code || e.key) || staysInside(e, target, false)) {
+      if (e.type === 'keyup') this.keptKeys.delete(e.code || e.key);
+      e.stopPropagation();
+    }
+  }
+
+  // ------------------------------------------------------- theme, language --
+  applyTheme() {
+    if (!this.wrapper) return;
+    const setting = this.getAttribute('theme') ?? 'auto';
+    this.wrapper.dataset.theme = resolveTheme(this, THEMES.includes(setting) ? setting : 'auto');
+  }
+
+  /**
+   * The language: the visitor's choice in the switch, else the `lang`
+   * attribute, else `lang=` in the hash (sync-url, as embed.html passes it),
+   * else the browser's, else English.
+   */
+  resolveLang() {
+    const hash = this.hasAttribute('sync-url') ? new URLSearchParams(location.hash.slice(1)).get('lang') : null;
+    return pickLang(this.chosenLang ?? this.getAttribute('lang') ?? hash);
+  }
+
+  /** The visitor chose a language in the switch. @param {string} lang */
+  chooseLang(lang) {
+    this.chosenLang = lang;
+    this.applyLang();
+  }
+
+  /** Another language: the panels are rebuilt in it; the state, the engine and the GPU stay. */
+  applyLang() {
+    if (!this.wrapper) return;
+    const lang = this.resolveLang();
+    if (lang === this.wrapper.lang) return;
+    this.wrapper.lang = lang;
+    if (this.playground) this.playground.setLang(lang);
+    else if (!this.starting) this.showPlaceholder();
+    this.emit('langchange', { lang });
+  }
+
+  /** The language shown (`en`, `es`), or null before the element is on a page. */
+  get language() {
+    return this.wrapper?.lang || null;
+  }
+
+  // -------------------------------------------------------------- events --
+  /** A CustomEvent from the element to the host page. */
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  setState(name, on) {
+    if (name === 'busy') this.busy = on;
+    if (name === 'ready' && on) {
+      this.isReady = true;
+      this.resolveReady();
+    }
+    // :state(busy), :state(ready) for the host's CSS.
+    try {
+      if (on) this.internals?.states.add(name);
+      else this.internals?.states.delete(name);
+    } catch {
+      // Browsers without CustomStateSet: the properties still say it.
+    }
+  }
+
+  // ------------------------------------------ properties mirroring attributes --
+  /** The current flags as the attribute takes them (null when a large preset made them: see `preset`). */
+  get flags() {
+    return this.playground?.started ? this.playground.flagsAttribute() : this.getAttribute('flags');
+  }
+  set flags(value) {
+    this.setOrRemove('flags', value);
+  }
+
+  /** The preset the flags came from (`random 100000 0.5 1`), or null when edited. */
+  get preset() {
+    return this.playground?.started ? this.playground.presetAttribute() : this.getAttribute('preset');
+  }
+  set preset(value) {
+    this.setOrRemove('preset', value);
+  }
+
+  get method() {
+    return this.playground?.started ? this.playground.method : (this.getAttribute('method') ?? 'scan');
+  }
+  set method(value) {
+    this.setOrRemove('method', value);
+  }
+
+  /** The step shown (1-based) by the visible stepper, or null. */
+  get step() {
+    return this.playground?.step ?? null;
+  }
+  set step(value) {
+    this.setOrRemove('step', value);
+  }
+
+  get panels() {
+    return formatPanels(parsePanels(this.getAttribute('panels')).panels) ?? PANELS.join(' ');
+  }
+  set panels(value) {
+    this.setOrRemove('panels', Array.isArray(value) ? value.join(' ') : value);
+  }
+
+  get theme() {
+    const t = this.getAttribute('theme');
+    return THEMES.includes(t) ? t : 'auto';
+  }
+  set theme(value) {
+    this.setOrRemove('theme', value);
+  }
+
+  get syncUrl() {
+    return this.hasAttribute('sync-url');
+  }
+  set syncUrl(on) {
+    this.toggleAttribute('sync-url', Boolean(on));
+  }
+
+  /** `'lazy'` (start when about to be seen) or `'eager'` (start when connected). */
+  get loading() {
+    return this.getAttribute('loading') === 'eager' ? 'eager' : 'lazy';
+  }
+  set loading(value) {
+    this.setOrRemove('loading', value);
+  }
+
+  /** The last run: `{ method, n, count, instanceCount, hash, backend }`, or null. */
+  get result() {
+    return this.playground?.lastResult ? { ...this.playground.lastResult } : null;
+  }
+
+  /** `'gpu'`, `'cpu'` (the CPU reference), or null while loading. */
+  get backend() {
+    return this.playground?.backend ?? null;
+  }
+
+  /** The theme in use after `auto` was resolved: 'light' or 'dark'. */
+  get resolvedTheme() {
+    return this.wrapper?.dataset.theme ?? null;
+  }
+
+  /** The state as a hash for embed.html (`flags=…&method=…`), with `panels` when not all. */
+  get stateHash() {
+    return this.playground?.started ? this.playground.stateHash() : null;
+  }
+
+  /** Every observed attribute's value (null: absent), as the playground starts from them. */
+  attributeValues() {
+    return Object.fromEntries(ATTRIBUTES.map((a) => [a, this.getAttribute(a)]));
+  }
+
+  setOrRemove(name, value) {
+    if (value === null || value === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
+  }
+}

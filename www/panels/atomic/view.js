@@ -1,0 +1,174 @@
+// The atomic view: which slot each visible invocation got from atomicAdd, and
+// "run ×R", which repeats the atomic methods and shows every run's output order
+// and hash beside the scan's, saying honestly whether the order moved.
+
+import { h, replace, richText, hex32, uniqueId } from '../../core/dom.js';
+import { layout } from '../../core/layout.js';
+import { whyStable } from '../shared/stable.js';
+
+const SLOT_CELLS = 512; // slots shown cell by cell
+const ORDER_SHOWN = 24; // indices of each run's order shown in the table
+
+export class AtomicView {
+  /**
+   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, t: Function }} options
+   */
+  constructor({ onMethod, onRepeat, t }) {
+    this.t = t;
+    this.method = 'atomic';
+    this.onMethod = onMethod;
+    this.onRepeat = onRepeat;
+    const name = uniqueId('slot-method');
+    const repeatId = uniqueId('repeat');
+    this.radios = ['atomic', 'aggregated'].map((m) =>
+      h('input', {
+        type: 'radio',
+        name,
+        value: m,
+        checked: m === this.method,
+        'data-testid': `slot-method-${m}`,
+        onchange: () => {
+          this.method = m;
+          this.onMethod(m);
+        },
+      }),
+    );
+    this.caption = h('p', { class: 'note', 'data-testid': 'slot-caption' });
+    this.slots = h('div', { class: 'slot-grid', 'data-testid': 'slot-grid' });
+    this.repeatInput = h('input', { id: repeatId, type: 'number', min: 1, max: 64, value: 8, 'data-testid': 'repeat-count', inputmode: 'numeric' });
+    this.repeatButton = h('button', { type: 'submit', 'data-testid': 'repeat-run' }, t('atomic.run', { runs: 8 }));
+    this.repeatInput.addEventListener('input', () => {
+      this.repeatButton.textContent = t('atomic.run', { runs: this.runs() });
+    });
+    // The progress of "Run ×R", beside its button (the status line may be out of view).
+    this.progress = h('span', { class: 'repeat-progress', role: 'status', 'data-testid': 'repeat-progress' });
+    this.table = h('table', { class: 'repeat-table', 'data-testid': 'repeat-table', hidden: true });
+    this.verdict = h('div', { class: 'verdict', 'data-testid': 'repeat-verdict', 'aria-live': 'polite' });
+    this.element = h(
+      'div',
+      { class: 'atomic-view' },
+      h(
+        'fieldset',
+        { class: 'inline-radios' },
+        h('legend', {}, t('atomic.slotsFrom')),
+        this.radios.map((r) => h('label', {}, r, ` ${r.value}`)),
+      ),
+      this.caption,
+      this.slots,
+      h(
+        'form',
+        { class: 'repeat', onsubmit: (e) => (e.preventDefault(), this.onRepeat(this.runs())) },
+        h('label', { for: repeatId }, t('atomic.repeat'), ' '),
+        this.repeatInput,
+        h('span', {}, ' ', t('atomic.times'), ' '),
+        this.repeatButton,
+        this.progress,
+      ),
+      h('div', { class: 'table-scroll' }, this.table),
+      this.verdict,
+    );
+  }
+
+  runs() {
+    const r = Math.floor(Number(this.repeatInput.value));
+    return Number.isFinite(r) ? Math.max(1, Math.min(64, r)) : 8;
+  }
+
+  /** Shows the slots of `method` (atomic or aggregated) from now on. */
+  choose(method) {
+    for (const r of this.radios) r.checked = r.value === method;
+    this.method = method;
+  }
+
+  setBusy(busy) {
+    this.repeatButton.disabled = busy;
+  }
+
+  /** The slot each flag's invocation received (`trace.slots`), or a reason why not. */
+  showSlots(trace, flags, unavailable = null) {
+    if (!trace) {
+      replace(this.slots);
+      this.caption.textContent = unavailable ?? '';
+      return;
+    }
+    const shown = Math.min(flags.length, SLOT_CELLS);
+    const cells = [];
+    for (let i = 0; i < shown; i++) {
+      const slot = trace.slots[i];
+      const visible = slot !== layout.noSlot;
+      cells.push(
+        h(
+          'span',
+          {
+            class: `slot${visible ? ' visible' : ''} wg${Math.floor(i / 64) % 2}`,
+            'data-testid': 'slot-cell',
+            'data-i': i,
+            'data-slot': visible ? slot : '',
+            title: visible ? this.t('atomic.slotTitle', { i: String(i), slot: String(slot) }) : this.t('atomic.noSlot', { i: String(i) }),
+          },
+          h('span', { class: 'slot-i' }, String(i)),
+          h('span', { class: 'slot-v' }, visible ? String(slot) : '·'),
+        ),
+      );
+    }
+    replace(this.slots, cells);
+    const t = this.t;
+    const more = flags.length > shown ? t('atomic.more', { shown, n: flags.length }) : '';
+    const how = t(trace.method === 'atomic' ? 'atomic.how.atomic' : 'atomic.how.aggregated');
+    richText(this.caption, t('atomic.caption', { how, order: orderText(t, trace.indices, 32), more }));
+  }
+
+  /** Rows `{ method, runs: [{ indices, hash }] }` for atomic, aggregated and scan. */
+  showRepeats(results, { backend, adapter, n }) {
+    const t = this.t;
+    const runs = results[0].runs.length;
+    const head = h(
+      'tr',
+      {},
+      h('th', { scope: 'col' }, t('atomic.th.run')),
+      results.map((r) => h('th', { scope: 'col', colspan: r.method === 'scan' ? 1 : 2 }, r.method)),
+    );
+    const sub = h(
+      'tr',
+      { class: 'sub' },
+      h('th', {}, ''),
+      results.map((r) => (r.method === 'scan' ? [h('th', {}, t('atomic.th.hash'))] : [h('th', {}, t('atomic.th.order')), h('th', {}, t('atomic.th.hash'))])),
+    );
+    const body = [];
+    for (let k = 0; k < runs; k++) {
+      body.push(
+        h(
+          'tr',
+          { 'data-testid': 'repeat-row', 'data-run': k + 1 },
+          h('th', { scope: 'row' }, String(k + 1)),
+          results.map((r) => {
+            const run = r.runs[k];
+            const hash = h('td', { class: 'hash', 'data-testid': `repeat-hash-${r.method}` }, hex32(run.hash));
+            return r.method === 'scan' ? [hash] : [h('td', { class: 'order', 'data-testid': `repeat-order-${r.method}` }, orderText(t, run.indices, ORDER_SHOWN)), hash];
+          }),
+        ),
+      );
+    }
+    replace(this.table, h('thead', {}, head, sub), h('tbody', {}, body));
+    this.table.hidden = false;
+
+    const lines = results.map((r) => {
+      const distinct = new Set(r.runs.map((run) => run.hash)).size;
+      const p = h('p', { 'data-testid': `verdict-${r.method}`, 'data-distinct': distinct });
+      if (r.method === 'scan') {
+        p.textContent = distinct === 1 ? t('atomic.verdict.scan', { hash: hex32(r.runs[0].hash), runs }) : t('atomic.verdict.scanBroken', { distinct, runs });
+      } else if (distinct > 1) {
+        p.textContent = t(r.method === 'atomic' ? 'atomic.verdict.moved.invocations' : 'atomic.verdict.moved.workgroups', { method: r.method, distinct, runs });
+      } else {
+        p.textContent = t('atomic.verdict.same', { method: r.method, runs, why: whyStable(t, backend, adapter, n) });
+      }
+      return p;
+    });
+    replace(this.verdict, lines);
+  }
+}
+
+function orderText(t, indices, max) {
+  const shown = Array.from(indices.subarray(0, max)).join(' ');
+  return indices.length > max ? `${shown} … (${t.num(indices.length)})` : shown || t('atomic.empty');
+}

@@ -1,0 +1,75 @@
+// The benchmark panel: every chosen method over the chosen sizes on the
+// visitor's GPU (compile timed apart, calibrate, measure), drawn by view.js
+// from bench.js's rows; it runs only when asked, and Cancel stops it after
+// the measurement in flight.
+
+import { BenchPanel } from './view.js';
+import { isSoftwareAdapter } from '../../core/engine.js';
+import { benchCsv, benchRow, repsFor, SAMPLES } from './bench.js';
+import { lazySheet } from '../shared/sheet.js';
+import { exportSheet, save, toJson } from '../shared/export.js';
+import css from './styles.css';
+
+const sheet = lazySheet(css);
+
+/** @param {{ session: any, t: any, view: any }} context */
+export function create({ session, t, view }) {
+  /** @type {{ cancelled: boolean } | null} */
+  let bench = null;
+  const panel = new BenchPanel({
+    t,
+    onRun: () => session.track(run()),
+    onCancel: () => cancel(),
+    onExport: (format) => save(view.root, panel.rows.length ? { name: 'benchmark', json: toJson(panel.rows), csv: benchCsv(panel.rows) } : null, format, () => session.alert('export', t('export.nothing'))),
+  });
+
+  async function run() {
+    const engine = session.engine;
+    if (!engine || bench) return;
+    const { methods, sizes } = panel.selection();
+    const mine = { cancelled: false };
+    bench = mine;
+    const total = methods.length * sizes.length;
+    panel.start(total);
+    let done = 0;
+    try {
+      for (const method of methods) {
+        if (mine.cancelled || session.destroyed) break;
+        panel.step(done, t('bench.compiling', { method }));
+        await engine.exec((pg) => engine.compileIn(pg, method));
+        const compileMs = engine.compiled.get(method) ?? 0;
+        panel.setCompile(method, compileMs);
+        for (const n of sizes) {
+          if (mine.cancelled || session.destroyed) break;
+          panel.step(done, t('bench.progress', { method, n, done: done + 1, total }));
+          const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1));
+          const reps = repsFor(first.samplesNs[0], first.resolutionNs);
+          if (mine.cancelled || session.destroyed) break;
+          const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES));
+          panel.addRow(benchRow(r, compileMs));
+          done++;
+          panel.step(done, t('bench.progress', { method, n, done, total }));
+        }
+      }
+      if (!session.destroyed) panel.finish(mine.cancelled ? 'cancelled' : 'done');
+    } catch (e) {
+      if (!session.destroyed) panel.finish(t('bench.failed', { error: e?.message ?? e }));
+    } finally {
+      bench = null;
+    }
+  }
+
+  function cancel() {
+    if (bench) bench.cancelled = true;
+  }
+
+  return {
+    element: panel.element,
+    styles: [exportSheet(), sheet()],
+    engineChanged: (engine) => {
+      const methods = Array.from(engine.pg.methods ?? session.methods());
+      panel.configure({ methods, maxFlags: engine.pg.maxFlags, software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName) });
+    },
+    destroy: cancel,
+  };
+}

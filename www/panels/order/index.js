@@ -1,0 +1,109 @@
+// The order panel: why order matters, from real GPU runs (view.js draws, the
+// numbers are order.js's). It runs once it scrolls into view, on an engine of
+// its own (its own flags: the scene), and on its button.
+
+import { OrderPanel } from './view.js';
+import { whyStable } from '../shared/stable.js';
+import { lazySheet } from '../shared/sheet.js';
+import { exportSheet, save, toJson } from '../shared/export.js';
+import css from './styles.css';
+
+const sheet = lazySheet(css);
+
+/** The order panel's draw orders: every frame's index buffer of every method. */
+function orderFiles({ scene, runs }) {
+  const rows = [];
+  for (const run of runs) run.frames.forEach((frame, f) => frame.forEach((index, slot) => rows.push([run.method, f, slot, index])));
+  return {
+    name: 'draw-orders',
+    json: toJson({ scene, runs: runs.map((r) => ({ method: r.method, frames: r.frames })) }),
+    csv: `${['method,frame,slot,index', ...rows.map((r) => r.join(','))].join('\n')}\n`,
+  };
+}
+
+/** @param {{ session: any, t: any, view: any }} context */
+export function create({ session, t, view }) {
+  /** @type {any} */
+  let engine = null;
+  let running = false;
+  /** @type {IntersectionObserver | null} */
+  let observer = null;
+  const panel = new OrderPanel({
+    t,
+    onRun: () => session.track(run()),
+    onExport: (format) => save(view.root, panel.results && orderFiles(panel.results), format, () => session.alert('export', t('export.nothing'))),
+  });
+
+  /** Runs once it scrolls into view (it compiles every method). */
+  function shown() {
+    observer?.disconnect();
+    observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting) || panel.results || !session.engine || running) return;
+      observer?.disconnect();
+      session.track(run());
+    });
+    observer.observe(panel.element);
+  }
+
+  /** Every method on the order scene, frame after frame. */
+  async function run() {
+    if (!session.engine || running) return;
+    running = true;
+    const scene = panel.scene();
+    panel.setBusy(true);
+    try {
+      engine ??= await session.sideEngine();
+      const flags = session.wasm.presetFlags('random', scene.n, scene.density, scene.seed);
+      const { width, height } = panel.imageSize();
+      const methods = Array.from(engine.pg.methods ?? session.methods());
+      const runs = [];
+      for (const method of methods) {
+        const frames = [];
+        let first = null;
+        for (let f = 0; f < scene.frames && !session.destroyed; f++) {
+          panel.showProgress(t('order.progress', { method, frame: f + 1, frames: scene.frames }));
+          const r = await engine.exec(async (pg) => {
+            if (f === 0) {
+              pg.setFlags(flags);
+              await engine.compileIn(pg, method);
+              return pg.drawOrder(method, width, height, scene.groups);
+            }
+            return pg.run(method);
+          });
+          if (f === 0) first = r;
+          frames.push(r.indices);
+        }
+        if (session.destroyed) return;
+        runs.push({ method, frames, image: first.image, imageWidth: first.imageWidth, imageHeight: first.imageHeight });
+      }
+      panel.show(runs, scene, { backend: engine.backend, why: whyStable(t, engine.backend, engine.pg?.adapterName, scene.n) });
+      panel.showProgress(t('order.done', { methods: runs.length, frames: scene.frames }));
+      session.clearAlert('order');
+    } catch (e) {
+      if (!session.destroyed) {
+        panel.showProgress('');
+        session.alert('order', t('order.failed', { error: e?.message ?? e }));
+      }
+    } finally {
+      running = false;
+      panel.setBusy(false);
+    }
+  }
+
+  return {
+    element: panel.element,
+    styles: [exportSheet(), sheet()],
+    shown,
+    /** A new engine: earlier results are stale, the scene runs again on the next look. */
+    engineChanged: () => {
+      engine?.dispose();
+      engine = null;
+      if (view.visible?.order) shown();
+    },
+    destroy: () => {
+      observer?.disconnect();
+      engine?.dispose();
+      engine = null;
+    },
+  };
+}

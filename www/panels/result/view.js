@@ -1,0 +1,121 @@
+// The result panel: the method choice, "Run again", and what the last run gave
+// (count, instanceCount read back from the indirect buffer, the index buffer's
+// hash, where it ran, how long the run took and, apart, how long its first
+// compilation took) with the dense list itself, and the downloads.
+
+import { h, replace, hex32, uniqueId } from '../../core/dom.js';
+import { exportButtons } from '../shared/export.js';
+
+const RESULT_ITEMS = 1024;
+
+export class ResultPanel {
+  /**
+   * @param {{ onMethod: (method: string) => void, onRun: () => void,
+   *           onExport: (what: string, format: string) => void, t: Function }} options
+   */
+  constructor({ onMethod, onRun, onExport, t }) {
+    this.t = t;
+    this.onMethod = onMethod;
+    this.methodName = uniqueId('method');
+    // One line per method would push the result below the fold: the names form a
+    // grid, and the chosen method's description sits under it (each name's
+    // description is also its tooltip).
+    this.methodAbout = h('p', { class: 'method-about', id: uniqueId('method-about'), 'data-testid': 'chosen-method-info', 'aria-live': 'polite' });
+    this.methodRadios = h('div', { class: 'methods', role: 'radiogroup', 'aria-label': t('result.method'), 'aria-describedby': this.methodAbout.id });
+    this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', onclick: onRun }, t('result.run'));
+    const stat = (label, testid, cls = null) => {
+      const dd = h('dd', { 'data-testid': testid, class: cls }, '–');
+      return [h('div', {}, h('dt', {}, label), dd), dd];
+    };
+    const [countBox, count] = stat(t('result.count'), 'count');
+    const [instanceBox, instanceCount] = stat(t('result.instanceCount'), 'instance-count');
+    const [hashBox, hash] = stat(t('result.hash'), 'hash');
+    const [onBox, ranOn] = stat(t('result.ranOn'), 'run-backend', 'ran-on');
+    this.compiled = h('p', { class: 'note compile-time', 'data-testid': 'compile-time', hidden: true });
+    Object.assign(this, { count, instanceCount, hash, ranOn });
+    this.list = h('ol', { class: 'result-list', 'data-testid': 'result-list' });
+    this.more = h('p', { class: 'note', 'data-testid': 'result-more', hidden: true });
+    this.element = h(
+      'div',
+      { class: 'result-panel' },
+      h('div', { class: 'method-row' }, this.methodRadios, this.methodAbout, this.runButton),
+      h('dl', { class: 'results' }, countBox, instanceBox, hashBox, onBox),
+      this.compiled,
+      h('p', { class: 'list-title' }, t('result.listTitle')),
+      this.list,
+      this.more,
+      exportButtons(t, [
+        ['flags', t('export.flags')],
+        ['result', t('export.result')],
+      ], onExport),
+    );
+  }
+
+  /** One radio per method the engine offers, `method` checked. */
+  showMethods(methods, method) {
+    replace(
+      this.methodRadios,
+      methods.map((m) =>
+        h(
+          'label',
+          { class: 'method', title: this.t(`method.${m}.info`) },
+          h('input', {
+            type: 'radio',
+            name: this.methodName,
+            value: m,
+            checked: m === method,
+            'data-testid': `method-${m}`,
+            onchange: () => {
+              this.describe(m);
+              this.onMethod(m);
+            },
+          }),
+          h('span', { class: 'method-name' }, m),
+        ),
+      ),
+    );
+    this.describe(method);
+  }
+
+  check(method) {
+    for (const r of this.methodRadios.querySelectorAll('input')) r.checked = r.value === method;
+    this.describe(method);
+  }
+
+  /** The chosen method's description, under the names. */
+  describe(method) {
+    this.methodAbout.textContent = this.t(`method.${method}.info`);
+    this.methodAbout.dataset.method = method;
+  }
+
+  /** A run; `compileMs`: the compilation that came first, timed apart (null: none was needed). */
+  show(r, compileMs = null) {
+    const t = this.t;
+    this.count.textContent = t.num(r.count);
+    this.count.dataset.value = String(r.count);
+    this.instanceCount.textContent = t.num(r.instanceCount);
+    this.instanceCount.dataset.value = String(r.instanceCount);
+    this.hash.textContent = hex32(r.hash);
+    this.hash.dataset.value = String(r.hash >>> 0);
+    const where = r.backend === 'gpu' ? t('result.gpu') : t('status.cpuTag');
+    this.ranOn.textContent =
+      r.ms !== undefined ? t('result.ranIn', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) }) : t('result.ran', { where, method: r.method });
+    this.ranOn.dataset.ms = r.ms === undefined ? '' : String(r.ms);
+    this.compiled.hidden = compileMs === null;
+    this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);
+    if (compileMs !== null) this.compiled.textContent = t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
+    const shown = Math.min(r.indices.length, RESULT_ITEMS);
+    const items = [];
+    for (let k = 0; k < shown; k++) items.push(h('li', { 'data-testid': 'result-item' }, String(r.indices[k])));
+    replace(this.list, items);
+    this.list.dataset.method = r.method;
+    this.list.dataset.count = String(r.indices.length);
+    this.list.dataset.backend = r.backend;
+    this.more.hidden = r.indices.length <= shown;
+    this.more.textContent = t('result.more', { rest: r.indices.length - shown, shown });
+    if (r.count === 0) {
+      this.more.hidden = false;
+      this.more.textContent = t('result.none');
+    }
+  }
+}

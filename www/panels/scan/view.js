@@ -1,0 +1,288 @@
+// The scan stepper: the shared step controls (www/step-controls.js) with a
+// block chooser, the sentence for each step, the WGSL function that runs in it
+// (from the source the GPU compiled), and the diagram of cells with arrows
+// drawn from measured cell positions. Hovering or focusing a cell highlights
+// what its invocation reads and writes.
+
+import { h, svg, replace, richText, uniqueId } from '../../core/dom.js';
+import { planSteps, stepView, blockCount } from './steps.js';
+import { layout } from '../../core/layout.js';
+import { StepControls } from '../shared/step-controls.js';
+import { CodeExcerpt } from '../shared/excerpt.js';
+import { exportButtons } from '../shared/export.js';
+
+const exportButtonsFor = (t, onExport) => exportButtons(t, [['scan', t('export.scan')]], (_, format) => onExport(format));
+
+export class Stepper {
+  /**
+   * @param {{ onChange?: (step: number, block: number) => void, onExport: (format: string) => void, t: Function }} options
+   */
+  constructor({ onChange, onExport, t }) {
+    this.t = t;
+    this.onExport = onExport;
+    this.onChange = onChange ?? (() => {});
+    this.trace = null;
+    this.steps = [];
+    this.block = 0;
+    this.view = null;
+    this.cellsByKey = new Map();
+    this.build();
+  }
+
+  build() {
+    const t = this.t;
+    const blockId = uniqueId('block');
+    this.blockSelect = h('select', { id: blockId, 'data-testid': 'block-select', onchange: () => this.setBlock(Number(this.blockSelect.value)) });
+    this.blockField = h('label', { class: 'block-field', hidden: true }, t('scan.block'), ' ', this.blockSelect);
+    this.controls = new StepControls({
+      t,
+      label: t('scan.controls'),
+      extra: [this.blockField],
+      onGo: () => {
+        this.render();
+        this.onChange(this.step, this.block);
+      },
+    });
+    this.label = this.controls.label;
+    this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
+    this.text = h('p', { class: 'step-text', 'data-testid': 'step-text', 'aria-live': 'polite' });
+    this.note = h('p', { class: 'note', 'data-testid': 'stepper-note', hidden: true });
+    this.code = new CodeExcerpt({ t, testid: 'step-code' });
+    this.inspector = h('p', { class: 'inspector', 'data-testid': 'inspector' }, t('scan.inspector'));
+    this.rows = h('div', { class: 'diagram-rows' });
+    this.diagram = h('div', { class: 'diagram', 'data-testid': 'diagram' }, this.rows);
+    this.rows.addEventListener('pointerover', (e) => this.inspect(e.target));
+    this.rows.addEventListener('focusin', (e) => this.inspect(e.target));
+    this.rows.addEventListener('pointerleave', () => this.inspect(this.rows.getRootNode().activeElement));
+    this.resizeObserver = new ResizeObserver(() => this.drawArrows());
+    this.resizeObserver.observe(this.diagram);
+
+    this.element = h(
+      'div',
+      { class: 'stepper', 'data-testid': 'stepper' },
+      this.controls.element,
+      this.note,
+      this.title,
+      this.text,
+      this.diagram,
+      this.inspector,
+      this.code.element,
+      this.controls.shortcuts(),
+      exportButtonsFor(t, this.onExport),
+    );
+  }
+
+  /** 0-based index of the step shown. */
+  get index() {
+    return this.controls.index;
+  }
+
+  /** A new trace (or null with a message). Keeps the step and block when they still exist. */
+  setTrace(trace, { note = null, step = null, block = null } = {}) {
+    this.trace = trace;
+    this.note.hidden = !note;
+    this.note.textContent = note ?? '';
+    if (!trace) {
+      this.steps = [];
+      this.controls.set(0);
+      replace(this.rows);
+      this.view = null;
+      this.title.textContent = '';
+      this.text.textContent = '';
+      return;
+    }
+    this.steps = planSteps(trace);
+    const blocks = blockCount(trace);
+    if (block !== null) this.block = block;
+    this.block = Math.max(0, Math.min(this.block, blocks - 1));
+    replace(
+      this.blockSelect,
+      Array.from({ length: blocks }, (_, b) => {
+        const first = b * layout.block;
+        const last = Math.min(trace.flags.length, first + layout.block) - 1;
+        return h('option', { value: b, selected: b === this.block }, this.t('scan.blockOption', { b: String(b), first, last }));
+      }),
+    );
+    this.blockField.hidden = blocks <= 1;
+    this.controls.set(this.steps.length, step !== null ? step - 1 : this.index);
+    this.render();
+  }
+
+  /** 1-based step number, as the URL and the label show it. */
+  get step() {
+    return this.index + 1;
+  }
+
+  go(index) {
+    this.controls.go(index);
+  }
+
+  setBlock(block) {
+    this.block = block;
+    this.render();
+    this.onChange(this.step, this.block);
+  }
+
+  /** Keyboard shortcuts; returns true when the key was used. */
+  handleKey(e) {
+    return this.controls.handleKey(e);
+  }
+
+  destroy() {
+    this.controls.pause();
+    this.resizeObserver.disconnect();
+  }
+
+  render() {
+    if (!this.trace) return;
+    const step = this.steps[this.index];
+    const view = stepView(this.trace, step, this.block, this.t);
+    this.view = view;
+    this.label.dataset.kind = step.kind;
+    this.label.dataset.level = String(step.level);
+    if (step.offset) this.label.dataset.offset = String(step.offset);
+    else delete this.label.dataset.offset;
+    this.title.textContent = view.title;
+    richText(this.text, view.text);
+    this.code.show(view.code, 'scan');
+    this.cellsByKey = new Map();
+    // Column numbers over the widest row (the per-invocation one).
+    const widest = view.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), view.rows[0] ?? { cells: [] });
+    const header = view.rows.length
+      ? this.renderRow({
+          key: 'li',
+          label: step.kind === 'result' ? 'k' : 'li',
+          cells: widest.cells.map((c) => ({ col: c.col, value: c.col, inv: -2, tail: c.tail })),
+          header: true,
+        })
+      : null;
+    replace(
+      this.rows,
+      header,
+      view.rows.map((row) => this.renderRow(row)),
+      svg('svg', { class: 'arrows', 'aria-hidden': 'true' }),
+    );
+    this.inspector.textContent = this.t('scan.inspector');
+    this.drawArrows();
+  }
+
+  renderRow(row) {
+    const cells = [];
+    let previous = -1;
+    for (const cell of row.cells) {
+      if (cell.col > previous + 1) {
+        cells.push(h('span', { class: 'cell gap', 'aria-hidden': 'true' }, '…'));
+      }
+      previous = cell.col;
+      if (row.header) {
+        cells.push(h('span', { class: 'cell index' }, String(cell.value)));
+        continue;
+      }
+      const classes = ['cell'];
+      if (cell.mark) classes.push(cell.mark);
+      if (cell.tail) classes.push('tail');
+      if (String(cell.value).length > 3) classes.push('wide');
+      const name = `${row.key}[${cell.i}]`;
+      const el = h(
+        'span',
+        {
+          class: classes.join(' '),
+          tabindex: cell.inv >= 0 ? 0 : -1,
+          'data-testid': 'cell',
+          'data-row': row.key,
+          'data-col': cell.col,
+          'data-i': cell.i,
+          'data-inv': cell.inv,
+          'data-value': cell.value,
+          title: `${row.label} — ${name} = ${cell.value}`,
+          'aria-label': `${row.label}, ${cell.i}: ${cell.value}`,
+        },
+        String(cell.value),
+      );
+      this.cellsByKey.set(`${row.key}:${cell.col}`, el);
+      cells.push(el);
+    }
+    return h(
+      'div',
+      { class: `drow${row.header ? ' header' : ''}`, 'data-row': row.key },
+      h('span', { class: 'drow-label' }, row.label),
+      h('div', { class: 'dcells' }, cells),
+    );
+  }
+
+  /** Arrows between measured cell centres; redrawn on resize. */
+  drawArrows() {
+    const view = this.view;
+    const layer = this.rows.querySelector('svg.arrows');
+    if (!view || !layer) return;
+    const box = this.rows.getBoundingClientRect();
+    if (box.width === 0) return;
+    layer.setAttribute('width', String(this.rows.scrollWidth));
+    layer.setAttribute('height', String(this.rows.scrollHeight));
+    const markerId = this.markerId ?? (this.markerId = uniqueId('arrowhead'));
+    const paths = [];
+    for (const arrow of view.arrows) {
+      const from = this.cellsByKey.get(`${arrow.from[0]}:${arrow.from[1]}`);
+      const to = this.cellsByKey.get(`${arrow.to[0]}:${arrow.to[1]}`);
+      if (!from || !to) continue;
+      const a = from.getBoundingClientRect();
+      const b = to.getBoundingClientRect();
+      const x1 = a.left + a.width / 2 - box.left;
+      const y1 = a.bottom - box.top + 1;
+      const x2 = b.left + b.width / 2 - box.left;
+      const y2 = b.top - box.top - 2;
+      const bend = (y2 - y1) / 2;
+      paths.push(
+        svg('path', {
+          class: `arrow ${arrow.kind}`,
+          'data-inv': arrow.inv,
+          d: `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`,
+          'marker-end': `url(#${markerId})`,
+        }),
+      );
+    }
+    replace(
+      layer,
+      svg(
+        'defs',
+        {},
+        svg(
+          'marker',
+          { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
+        ),
+      ),
+      paths,
+    );
+    this.arrowPaths = paths;
+  }
+
+  /** Highlights what the invocation owning `target`'s cell reads and writes. */
+  inspect(target) {
+    for (const el of this.rows.querySelectorAll('.reads, .writes, .hot, .self')) {
+      el.classList.remove('reads', 'writes', 'hot', 'self');
+    }
+    const cell = target?.closest?.('.cell[data-inv]');
+    if (!cell || !this.rows.contains(cell) || !this.view) {
+      return;
+    }
+    const inv = Number(cell.dataset.inv);
+    const op = this.view.ops.get(inv);
+    cell.classList.add('self');
+    if (!op) {
+      this.inspector.textContent = this.t('scan.inspect.none', { cell: cell.title });
+      return;
+    }
+    const describe = ([row, col]) => {
+      const el = this.cellsByKey.get(`${row}:${col}`);
+      return el ? `${el.dataset.row}[${el.dataset.i}] = ${el.dataset.value}` : `${row}[${col}]`;
+    };
+    for (const key of op.reads) this.cellsByKey.get(`${key[0]}:${key[1]}`)?.classList.add('reads');
+    for (const key of op.writes) this.cellsByKey.get(`${key[0]}:${key[1]}`)?.classList.add('writes');
+    for (const path of this.arrowPaths ?? []) {
+      if (Number(path.dataset.inv) === inv) path.classList.add('hot');
+    }
+    const writes = op.writes.length ? this.t('scan.inspect.writes', { writes: op.writes.map(describe).join(', ') }) : this.t('scan.inspect.writesNothing');
+    this.inspector.textContent = this.t('scan.inspect', { inv: String(inv), reads: op.reads.map(describe).join(', '), writes });
+  }
+}

@@ -1,0 +1,11 @@
+// Why a method whose order depends on scheduling kept its order on this
+// machine (the atomic view's verdict and the order panel's note say it).
+
+import { isSoftwareAdapter } from '../../core/engine.js';
+
+/** Why an unordered method kept its order here, in `t`'s language. */
+export function whyStable(t, backend, adapter, n) {
+  if (backend === 'cpu') return t('atomic.stable.cpu');
+  const size = n <= 64 ? t('atomic.stable.oneGroup', { n }) : t('atomic.stable.size', { n });
+  return isSoftwareAdapter(adapter) ? t('atomic.stable.software', { size }) : t('atomic.stable.gpu', { size });
+}

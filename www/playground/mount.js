@@ -1,0 +1,135 @@
+// What the loader (www/loader/element.js) starts once an element is about to
+// be seen: a session (the state and the work) and, around it, a view in the
+// element's language. The language table and the panels' code arrive in
+// parallel with the wasm, which the loader asked for already.
+
+import { Session } from './session.js';
+import { Playground } from './playground.js';
+import { loadTranslator } from '../i18n/i18n.js';
+import { parsePanels, formatPanels } from '../core/panels.js';
+
+/**
+ * Mounts a playground into `host` (a <compaction-playground>), starting from
+ * `restore` (a previous connection's snapshot) when given.
+ * @param {any} host  @param {{ restore: any, lang: string }} options
+ */
+export function mount(host, { restore, lang }) {
+  return new Mounted(host, restore, lang);
+}
+
+class Mounted {
+  constructor(host, restore, lang) {
+    this.host = host;
+    this.destroyed = false;
+    this.panels = parsePanels(host.getAttribute('panels')).panels;
+    this.session = new Session({
+      attributes: host.attributeValues(),
+      restore,
+      emit: (type, detail) => host.emit(type, detail),
+      setState: (name, on) => host.setState(name, on),
+    });
+    /** @type {Playground | null} */
+    this.view = null;
+    this.ready = this.start(lang);
+  }
+
+  async start(lang) {
+    const session = this.session;
+    session.setBusy(+1);
+    try {
+      const t = await loadTranslator(lang);
+      if (this.destroyed) return;
+      this.show(t);
+      const { unknown } = parsePanels(this.host.getAttribute('panels'));
+      if (unknown.length) session.alert('attributes', t('app.unknownPanels', { panels: unknown.join(', ') }));
+    } catch (e) {
+      this.host.showLoadFailure(e);
+      return;
+    } finally {
+      session.setBusy(-1);
+    }
+    await session.start();
+  }
+
+  /** A view in `t`'s language around the session. */
+  show(t) {
+    this.view?.destroy();
+    this.session.t = t;
+    this.view = new Playground(this.host, this.session, t, this.panels);
+    this.session.view = this.view;
+  }
+
+  /** Another language (or `quiet` changed): a new view, the same session. */
+  async rebuild(lang = this.host.wrapper.lang) {
+    const t = await this.session.track(loadTranslator(lang));
+    if (this.destroyed || !t || this.host.wrapper?.lang !== lang) return;
+    this.show(t);
+    await this.session.track(this.session.viewRebuilt());
+  }
+
+  setLang(lang) {
+    return this.rebuild(lang);
+  }
+
+  attributeChanged(name, value) {
+    if (name === 'panels') {
+      const { panels, unknown } = parsePanels(value);
+      this.panels = panels;
+      this.session.clearAlert('attributes');
+      if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
+      this.view?.setPanels(panels);
+      this.session.updateUrl();
+    } else if (name === 'quiet') {
+      this.rebuild();
+    } else if (!['loading', 'autorun'].includes(name)) {
+      this.session.attributeChanged(name, value);
+    }
+  }
+
+  onKey(e) {
+    return this.view?.onKey(e) ?? false;
+  }
+
+  // What the element's properties read.
+  get started() {
+    return this.session.started;
+  }
+  get method() {
+    return this.session.method;
+  }
+  get step() {
+    return this.view?.currentStep().step ?? null;
+  }
+  get lastResult() {
+    return this.session.lastResult;
+  }
+  get backend() {
+    const b = this.session.engine?.backend;
+    return b === 'gpu' || b === 'cpu' ? b : null;
+  }
+  flagsAttribute() {
+    return this.session.flagsAttribute();
+  }
+  presetAttribute() {
+    return this.session.presetAttribute();
+  }
+  stateHash() {
+    return this.session.stateHash(formatPanels(this.panels));
+  }
+  snapshot() {
+    return this.session.snapshot();
+  }
+  /** The panels asked for, and the number of flags: what the reservation is computed from. */
+  panelsShown() {
+    return this.panels;
+  }
+  flagCount() {
+    return this.session.started ? this.session.flags.length : null;
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.view?.destroy();
+    this.session.destroy();
+  }
+}

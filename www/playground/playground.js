@@ -1,0 +1,305 @@
+// The view of one playground inside a <compaction-playground>: the status line
+// and one card per panel, in one language. A card's content is a panel of
+// www/panels/, downloaded and built only when the card is to be seen; each
+// panel gets the session (www/playground/session.js) and the translator, and
+// is told what changed through the hooks listed in PanelHooks. A language
+// switch throws the view away and builds another around the same session.
+
+import { h, replace } from '../core/dom.js';
+import { isTileMethod } from '../core/layout.js';
+import { visiblePanels, CARD_CLASS } from '../core/panels.js';
+import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
+import { StatusBar } from './status.js';
+import { sheets } from './sheets.js';
+
+/**
+ * What a panel module's `create(context)` returns; every hook is optional.
+ * @typedef {{
+ *   element: HTMLElement,
+ *   styles?: CSSStyleSheet[],
+ *   showFlags?(flags: Uint32Array, preset: object | null): void,
+ *   showMethods?(methods: string[], method: string): void,
+ *   methodChanged?(method: string): void,
+ *   showResult?(r: any): void,
+ *   engineChanged?(engine: any, sources: any[]): void,
+ *   refresh?(generation: number): Promise<void>,
+ *   shown?(): void,
+ *   stepper?: any,
+ *   attach?(engine: any, mode: string): Promise<void>,
+ *   reattach?(pg: any): any,
+ *   fit?(): boolean,
+ *   mark?(ref: any, method: string): void,
+ *   destroy?(): void,
+ * }} PanelHooks
+ */
+
+/** Each panel's module, fetched the first time a card shows it. */
+const PANEL_MODULES = {
+  editor: () => import('../panels/editor/index.js'),
+  result: () => import('../panels/result/index.js'),
+  draw: () => import('../panels/draw/index.js'),
+  scan: () => import('../panels/scan/index.js'),
+  tiles: () => import('../panels/tiles/index.js'),
+  atomic: () => import('../panels/atomic/index.js'),
+  order: () => import('../panels/order/index.js'),
+  bench: () => import('../panels/bench/index.js'),
+  code: () => import('../panels/code/index.js'),
+};
+
+/** Each card's title and lead (message keys). */
+const CARDS = {
+  editor: { title: 'card.editor', lead: 'card.editor.lead' },
+  result: { title: 'card.result' },
+  draw: { title: 'card.draw' },
+  scan: { title: 'card.scan', lead: 'card.scan.lead' },
+  tiles: { title: 'card.tiles', lead: 'card.tiles.lead' },
+  atomic: { title: 'card.atomic' },
+  order: { title: 'card.order' },
+  bench: { title: 'card.bench' },
+  code: { title: 'card.code' },
+};
+
+/** The tile view's method when the tile view shows alone and the method is not a tile method. */
+const TILE_DEFAULT = 'lookback';
+
+export class Playground {
+  /**
+   * @param {any} host  the <compaction-playground> (www/loader/element.js)
+   * @param {import('./session.js').Session} session
+   * @param {any} t  the translator
+   * @param {Set<string>} panels  the panels asked for
+   */
+  constructor(host, session, t, panels) {
+    this.host = host;
+    this.session = session;
+    this.t = t;
+    this.root = host.wrapper;
+    this.panels = panels;
+    /** @type {Record<string, PanelHooks>} */
+    this.loaded = {};
+    /** @type {Record<string, Promise<void>>} */
+    this.loading = {};
+    /** @type {any[] | null} the engine's kernel sources */
+    this.sources = null;
+    this.destroyed = false;
+    for (const sheet of sheets()) host.adopt(sheet);
+    this.build();
+  }
+
+  build() {
+    const t = this.t;
+    this.status = new StatusBar({ t, langSwitch: this.host.quiet ? null : this.langSwitch(), quiet: this.host.quiet });
+    this.cards = {};
+    for (const [panel, card] of Object.entries(CARDS)) {
+      this.cards[panel] = h(
+        'section',
+        { class: `card ${CARD_CLASS[panel]}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': t(card.title), 'aria-busy': 'true', hidden: true },
+        h('h2', { 'data-cpu-tag': t('status.cpuTag') }, t(card.title)),
+        card.lead ? h('p', { class: 'lead' }, t(card.lead, { tile: 4096 })) : null,
+      );
+    }
+    this.cards.tiles.dataset.testid = 'tiles-card';
+    replace(this.root, this.status.element, Object.values(this.cards));
+    this.root.addEventListener('cp-error', (e) => this.session.unexpected(/** @type {CustomEvent} */ (e).detail));
+    this.showPanels();
+  }
+
+  /** The language switch: every language in its own words. */
+  langSwitch() {
+    const select = h(
+      'select',
+      { 'data-testid': 'lang-select', 'aria-label': this.t('app.language'), onchange: () => this.host.chooseLang(select.value) },
+      LANGS.map((l) => h('option', { value: l, selected: l === this.t.lang, lang: l }, LANG_NAMES[l])),
+    );
+    return h('label', { class: 'lang-switch' }, select);
+  }
+
+  // -------------------------------------------------------------- panels --
+  /** Shows the panels asked for (the scan stepper or the tile view by the method), fetching those not in yet. */
+  showPanels() {
+    const session = this.session;
+    const v = visiblePanels(this.panels, isTileMethod(session.method));
+    const gpu = session.engine?.backend === 'gpu';
+    this.visible = v;
+    for (const [name, card] of Object.entries(this.cards)) {
+      const wanted = Boolean(v[name]);
+      card.hidden = !wanted || (name === 'draw' && !gpu);
+      // The draw panel waits for the GPU; every other one loads as soon as it is to show.
+      if (wanted && (name !== 'draw' || gpu)) this.ensurePanel(name);
+    }
+    this.host.updateReserve();
+  }
+
+  /** New `panels` (the attribute or a link): a panel that appears fetches what it shows. */
+  setPanels(panels) {
+    const before = this.visible ?? {};
+    this.panels = panels;
+    this.showPanels();
+    const v = this.visible;
+    for (const name of Object.keys(v)) {
+      if (v[name] && !before[name] && this.loaded[name]) this.catchUp(name, this.loaded[name]);
+    }
+  }
+
+  /** The panel's module, built into its card (once). */
+  ensurePanel(name) {
+    if (this.loading[name]) return this.loading[name];
+    const promise = PANEL_MODULES[name]()
+      .then(async (module) => {
+        if (this.destroyed) return;
+        const panel = module.create({ session: this.session, t: this.t, view: this });
+        for (const sheet of panel.styles ?? []) this.host.adopt(sheet);
+        this.loaded[name] = panel;
+        this.cards[name].append(panel.element);
+        this.cards[name].removeAttribute('aria-busy');
+        await this.catchUp(name, panel);
+      })
+      .catch((e) => {
+        delete this.loading[name];
+        this.session.alert(`panel-${name}`, this.t('app.panelFailed', { panel: name, error: e?.message ?? e }));
+      });
+    this.loading[name] = promise;
+    this.session.track(promise);
+    return promise;
+  }
+
+  /** A panel that arrived (or appeared) after the state it shows: it is given all of it. */
+  async catchUp(name, panel) {
+    const session = this.session;
+    if (!session.started) return;
+    panel.showFlags?.(session.flags, session.preset);
+    panel.showMethods?.(session.methods(), session.method);
+    panel.methodChanged?.(session.method);
+    if (session.engine && this.sources) panel.engineChanged?.(session.engine, this.sources);
+    if (name === 'draw' && session.engine?.backend === 'gpu') {
+      await session.attachDraw(session.engine, session.drawWanted);
+      session.redraw();
+    }
+    if (session.lastRun) panel.showResult?.(session.lastRun);
+    if (this.visible[name]) {
+      panel.shown?.();
+      if (panel.refresh && session.lastRun) await panel.refresh(session.generation);
+    }
+  }
+
+  /** Resolves once every panel to be seen is built (the element is `ready` after). */
+  async whenBuilt() {
+    let pending;
+    do {
+      pending = Object.values(this.loading);
+      await Promise.all(pending);
+    } while (Object.values(this.loading).length !== pending.length);
+  }
+
+  /** `hook(panel, ...args)` on every panel built. */
+  each(hook, ...args) {
+    for (const panel of Object.values(this.loaded)) panel[hook]?.(...args);
+  }
+
+  // ------------------------------------------------ what the session shows --
+  showFlags(flags, preset) {
+    this.each('showFlags', flags, preset);
+    this.host.updateReserve();
+  }
+
+  showMethods(methods, method) {
+    this.each('showMethods', methods, method);
+  }
+
+  methodChanged(method) {
+    this.each('methodChanged', method);
+    this.showPanels();
+  }
+
+  showResult(r) {
+    this.each('showResult', r);
+  }
+
+  /** After a run: the active stepper's trace, the atomic slots, when their panels show. */
+  async afterRun(generation, { traces, slots }) {
+    const stepper = this.activeStepper();
+    if (traces && stepper) await stepper.refresh(generation);
+    if (slots && this.visible.atomic) await this.loaded.atomic?.refresh?.(generation);
+  }
+
+  engineChanged(engine) {
+    this.sources = engine.pg.kernelSources();
+    this.each('engineChanged', engine, this.sources);
+  }
+
+  /** The draw panel on `engine`; false when no draw panel is built. */
+  async attachDraw(engine, mode) {
+    const draw = this.loaded.draw;
+    if (!draw) return false;
+    await draw.attach(engine, mode);
+    return true;
+  }
+
+  reattachDraw(pg) {
+    return this.loaded.draw?.reattach(pg);
+  }
+
+  // --------------------------------------------------------------- steps --
+  /** The stepper panel the visitor sees (the scan stepper or the tile view), or null. */
+  activeStepper() {
+    const v = this.visible;
+    if (v.tiles && (isTileMethod(this.session.method) || !v.scan)) return this.loaded.tiles ?? null;
+    return v.scan ? (this.loaded.scan ?? null) : null;
+  }
+
+  /** The method the tile view traces: the chosen one, or the look-back when the tile view shows alone. */
+  tileMethod() {
+    return isTileMethod(this.session.method) ? this.session.method : TILE_DEFAULT;
+  }
+
+  goToStep(step) {
+    const stepper = this.activeStepper()?.stepper;
+    if (stepper?.steps.length) stepper.controls.go(step - 1);
+    else this.session.pending.step = step;
+  }
+
+  /** Where the visible stepper is: `{ step, block, tile }` (what the URL keeps). */
+  currentStep() {
+    const panel = this.activeStepper();
+    const stepper = panel?.stepper;
+    const step = stepper?.steps.length ? stepper.step : null;
+    const tiles = panel === this.loaded.tiles;
+    return { step, block: tiles ? 0 : (this.loaded.scan?.stepper.block ?? 0), tile: tiles ? stepper.firstTile : 0 };
+  }
+
+  /** The visible stepper moved: the URL, the code panel's marks, the host's `step` event. */
+  stepChanged() {
+    const session = this.session;
+    session.updateUrl();
+    const panel = this.activeStepper();
+    const stepper = panel?.stepper;
+    if (!stepper?.steps.length) return;
+    const tiles = panel === this.loaded.tiles;
+    this.loaded.code?.mark?.(stepper.view?.code ?? null, tiles ? stepper.trace.method : 'scan');
+    session.emit('step', {
+      view: tiles ? 'tiles' : 'scan',
+      step: stepper.step,
+      steps: stepper.steps.length,
+      kind: stepper.steps[stepper.controls.index]?.kind ?? null,
+    });
+  }
+
+  /** Keys pressed while focus is inside the element: true when the visible stepper used it. */
+  onKey(e) {
+    if (e.defaultPrevented) return false;
+    const target = e.composedPath()[0];
+    if (target?.closest?.('input, textarea, select, [contenteditable], .flag-grid')) return false;
+    if (this.activeStepper()?.stepper.handleKey(e)) {
+      e.preventDefault();
+      return true;
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------ teardown --
+  destroy() {
+    this.destroyed = true;
+    this.each('destroy');
+    this.status.destroy();
+  }
+}

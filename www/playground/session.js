@@ -1,0 +1,704 @@
+// One playground's state and work, apart from how it is shown: the flags (or
+// the preset that made them), the method, the engine the kernels run on (GPU
+// or CPU reference) and its device losses, the runs, the URL it keeps in
+// sync, and what the host hears. It exists from the moment the element starts
+// and outlives its views: a language switch rebuilds the panels around the
+// same session, so that nothing the visitor or the attributes set is lost.
+// The view (www/playground/playground.js) shows what it computes; the panels
+// (www/panels/) get it and call it.
+
+import { Engine, kernels, isSoftwareAdapter } from '../core/engine.js';
+import { layout, methodNames, isTileMethod } from '../core/layout.js';
+import { MAX_CELLS, defaultState, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute, parsePresetAttribute } from '../core/state.js';
+import { UrlSync } from '../core/url-sync.js';
+import { parsePanels } from '../core/panels.js';
+import { guarded } from '../core/dom.js';
+
+/** After a device loss, the first try to get the GPU back, and the longest wait between tries. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+/** From this many flags on, work shows progress at once. */
+export const BIG = 1 << 20;
+const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
+
+/**
+ * What the session needs of whoever shows it (the view): where to say
+ * things, and the panels' parts that follow the state.
+ * @typedef {{
+ *   status: import('./status.js').StatusBar,
+ *   root: HTMLElement,
+ *   showFlags(flags: Uint32Array, preset: object | null): void,
+ *   showMethods(methods: string[], method: string): void,
+ *   methodChanged(method: string): void,
+ *   showResult(r: any): void,
+ *   afterRun(generation: number, what: { traces: boolean, slots: boolean }): Promise<void>,
+ *   engineChanged(engine: Engine): void,
+ *   attachDraw(engine: Engine, mode: string): Promise<boolean>,
+ *   reattachDraw(pg: any): any,
+ *   showPanels(): void,
+ *   setPanels(panels: Set<string>): void,
+ *   currentStep(): { step: number | null, block: number, tile: number },
+ *   goToStep(step: number): void,
+ *   whenBuilt(): Promise<void>,
+ * }} View
+ */
+
+export class Session {
+  /**
+   * @param {{ attributes: Record<string, string|null>, restore?: any, emit: (type: string, detail: object) => void,
+   *           setState: (name: string, on: boolean) => void }} options
+   */
+  constructor({ attributes, restore = null, emit, setState }) {
+    this.attributes = { ...attributes };
+    this.restore = restore;
+    this.emit = emit;
+    this.setState = setState;
+    /** @type {View | null} */
+    this.view = null;
+    /** @type {any} the translator of the view shown */
+    this.t = null;
+    this.wasm = null;
+    /** @type {Engine | null} */
+    this.engine = null;
+    /** @type {{ for: Engine, engine: Engine } | null} the engine of traces past maxTraceFlags */
+    this.traceEngines = null;
+    this.flags = new Uint32Array(0);
+    /** @type {{ name: string, n: number, density: number, seed: number } | null} */
+    this.preset = null;
+    this.method = 'scan';
+    /** True once the state is known (attributes, hash or snapshot read): before, the attributes are the truth. */
+    this.started = false;
+    this.generation = 0;
+    /** @type {{ flags: Uint32Array, pg: any } | null} */
+    this.uploaded = null;
+    this.busyCount = 0;
+    this.destroyed = false;
+    /** @type {Set<ReturnType<typeof setTimeout>>} */
+    this.timers = new Set();
+    /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
+    this.pending = { step: null, block: null, tile: null };
+    this.lastRun = null;
+    this.lastResult = null;
+    /** @type {string | null} */
+    this.drawMode = null;
+    /** @type {string | null} */
+    this.drawWanted = null;
+    /** @type {UrlSync | null} */
+    this.url = null;
+  }
+
+  // ------------------------------------------------------------- helpers --
+  /** Work the tests and the host can wait on: `busy` while any is queued or running. */
+  track(promise) {
+    this.setBusy(+1);
+    return Promise.resolve(promise)
+      .catch((e) => this.unexpected(e))
+      .finally(() => this.setBusy(-1));
+  }
+
+  setBusy(delta) {
+    this.busyCount += delta;
+    this.setState('busy', this.busyCount > 0);
+  }
+
+  later(fn, ms) {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      guarded(fn, this.view?.root ?? null)();
+    }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  /** An error that escaped a handler of this playground: shown, never only logged. */
+  unexpected(error) {
+    if (this.destroyed || !this.t) return;
+    this.alert('unexpected', this.t('app.unexpected', { error: error?.message ?? error }));
+  }
+
+  alert(kind, message, actions = []) {
+    this.view?.status.alert(kind, message, actions);
+  }
+
+  clearAlert(kind) {
+    this.view?.status.clearAlert(kind);
+  }
+
+  /** A progress line (see StatusBar.progress); a no-op function before a view exists. */
+  progress(label, delay, options) {
+    if (this.view) return this.view.status.progress(label, delay, options);
+    const done = () => {};
+    done.set = () => {};
+    return done;
+  }
+
+  // -------------------------------------------------------------- start-up --
+  /** Loads the kernels, reads the state, answers on the CPU at once, then moves to the GPU. */
+  async start() {
+    this.setBusy(+1);
+    try {
+      await this.startUp();
+    } catch (e) {
+      this.unexpected(e);
+    } finally {
+      this.setBusy(-1);
+    }
+  }
+
+  async startUp() {
+    try {
+      this.wasm = await kernels();
+    } catch (e) {
+      this.view?.status.showNoKernels();
+      this.alert('wasm', this.t('app.noWasm', { error: e.message }));
+      return;
+    }
+    if (this.destroyed) return;
+    if (this.attributes['sync-url'] !== null) this.startUrlSync();
+    const { state, flags, error } = this.initialState();
+    if (error) this.alert('attributes', error);
+    this.method = state.method;
+    this.pending = { step: state.step, block: state.block, tile: state.tile };
+    const initial = flags ? { flags, preset: null } : await this.generate(state.preset);
+    if (this.destroyed) return;
+    this.flags = initial.flags;
+    this.preset = initial.preset;
+    this.started = true;
+    this.view?.showPanels();
+    this.view?.showFlags(this.flags, this.preset);
+    this.changed('start');
+
+    // The CPU reference answers at once; WebGPU takes over once its pipelines
+    // are compiled (seconds on a software adapter), so the example is compacted
+    // right away either way.
+    this.engine = Engine.cpu(this.wasm, { kind: 'starting', message: '' });
+    this.showEngine();
+    // (A huge array would only keep the CPU busy while the GPU starts.)
+    const early = this.flags.length < BIG ? this.refresh() : Promise.resolve();
+    const gpu = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));
+    await early;
+    if (this.destroyed) {
+      gpu.dispose();
+      return;
+    }
+    await this.useEngine(gpu);
+    await this.view?.whenBuilt();
+    if (!this.destroyed) this.setState('ready', true);
+  }
+
+  /** Shows the engine: where it runs, its methods, its sources. */
+  showEngine() {
+    const methods = this.methods();
+    if (!methods.includes(this.method)) this.method = methods[0];
+    this.view?.status.showBackend(this.engine, this.view.root);
+    this.view?.showPanels();
+    this.view?.showMethods(methods, this.method);
+  }
+
+  /** The methods the engine offers. */
+  methods() {
+    return Array.from(this.engine?.pg?.methods ?? methodNames());
+  }
+
+  /** A new view (a language switch): it shows everything the session has, then compacts again. */
+  async viewRebuilt() {
+    if (!this.started || !this.engine) return;
+    this.view.showFlags(this.flags, this.preset);
+    this.showEngine();
+    this.view.engineChanged(this.engine);
+    if (this.engine.backend === 'gpu') await this.attachDraw(this.engine, this.drawWanted ?? null);
+    await this.refresh();
+  }
+
+  /** Warms `engine` up (compiling the scan's pipelines), then makes it the playground's engine. */
+  async useEngine(engine, drawMode = null) {
+    this.setBusy(+1);
+    try {
+      await this.switchEngine(engine, drawMode);
+    } finally {
+      this.setBusy(-1);
+    }
+  }
+
+  async switchEngine(engine, drawMode) {
+    if (engine.backend === 'gpu') {
+      // A first run on a small array compiles the scan's pipelines (the other
+      // playgrounds of the page share them).
+      const done = this.progress(this.t('app.compiling'), 400);
+      try {
+        const t0 = performance.now();
+        await engine.exec(async (pg) => {
+          pg.setFlags(WARM_UP);
+          await pg.run('scan');
+        });
+        engine.compiled.set('scan', performance.now() - t0);
+      } catch (e) {
+        engine.dispose();
+        engine = Engine.cpu(this.wasm, { kind: 'device', message: e?.message ?? String(e) });
+      } finally {
+        done();
+      }
+    }
+    if (this.destroyed) {
+      engine.dispose();
+      return;
+    }
+    this.engine?.dispose();
+    this.engine = engine;
+    this.uploaded = null;
+    this.traceEngines?.engine.dispose();
+    this.traceEngines = null;
+    this.showEngine();
+    this.view?.engineChanged(engine);
+    if (engine.backend === 'gpu') await this.attachDraw(engine, drawMode);
+    await this.refresh();
+  }
+
+  /**
+   * The drawIndirect canvas on `engine`, in `mode` ('canvas', or 'image' where
+   * presenting fails; null: an image on a software adapter). `drawMode` is the
+   * mode attached, null while no draw panel shows; `drawWanted` the one to use.
+   */
+  async attachDraw(engine, mode) {
+    this.drawWanted = mode ?? (isSoftwareAdapter(engine.pg.adapterName) ? 'image' : 'canvas');
+    this.drawMode = null;
+    try {
+      if (await this.view?.attachDraw(engine, this.drawWanted)) this.drawMode = this.drawWanted;
+    } catch (e) {
+      this.alert('canvas', this.t('app.canvas', { error: e.message }));
+    }
+  }
+
+  /** The starting state: a previous connection's, the URL's (sync-url) or the attributes'. */
+  initialState() {
+    if (this.restore) {
+      const r = this.restore;
+      return { state: { ...defaultState(), method: r.method, preset: r.preset, step: r.step }, flags: r.preset ? null : r.flags, error: null };
+    }
+    if (this.url && location.hash.length > 1) {
+      const parsed = this.url.read();
+      if (!parsed.error) {
+        if (parsed.state.embed.panels) this.view?.setPanels(parsePanels(parsed.state.embed.panels).panels);
+        const ignored = ignoredMessage(parsed.ignored, this.t);
+        if (ignored) this.alert('hash', ignored);
+        if (parsed.flags || parsed.state.preset) return parsed;
+        // The link names no flags: those of the attributes (or the article's).
+        const own = this.attributeState();
+        return { state: { ...parsed.state, preset: own.state.preset }, flags: own.flags, error: own.error };
+      }
+      this.alert('hash', this.t('app.hashMalformed', { error: this.hashError(parsed.error), link: location.hash.slice(0, 200) }));
+      this.url.clear();
+    }
+    return this.attributeState();
+  }
+
+  /** `{ state, flags, error }` from the flags, preset, method and step attributes. */
+  attributeState() {
+    const state = defaultState();
+    const errors = [];
+    let flags = null;
+    const { method, step } = this.attributes;
+    if (method !== null) {
+      if (methodNames().includes(method)) state.method = method;
+      else errors.push(this.t('app.unknownMethod', { method, methods: methodNames().join(', ') }));
+    }
+    if (step !== null) {
+      const k = Number(step);
+      if (Number.isInteger(k) && k >= 1) state.step = k;
+      else errors.push(this.t('app.badStep', { step }));
+    }
+    const made = this.attributeFlags(errors);
+    if (made?.flags) flags = made.flags;
+    if (made?.preset) state.preset = made.preset;
+    return { state, flags, error: errors.join(' ') || null };
+  }
+
+  /** The flags or preset attribute: `{ flags }`, `{ preset }` or null (none, or unreadable: said in `errors`). */
+  attributeFlags(errors) {
+    const { flags, preset } = this.attributes;
+    if (flags !== null) {
+      try {
+        return { flags: parseFlagsAttribute(flags, this.wasm) };
+      } catch (e) {
+        errors.push(this.t('app.badFlags', { error: e.message }));
+      }
+    } else if (preset !== null) {
+      try {
+        return { preset: parsePresetAttribute(preset) };
+      } catch (e) {
+        errors.push(this.t('app.badPreset', { error: this.hashError(e.detail ?? e.message) }));
+      }
+    }
+    return null;
+  }
+
+  startUrlSync() {
+    if (this.url) return;
+    this.url = new UrlSync({
+      decodeFlags: (code) => this.wasm.decodeFlags(code),
+      encodeFlags: (flags) => this.wasm.encodeFlags(flags),
+      onHash: () => this.track(this.applyHash()),
+    });
+  }
+
+  // ----------------------------------------------------------- attributes --
+  /** An observed attribute changed (`value` null: removed). Before start-up ends, start-up reads them all. */
+  attributeChanged(name, value) {
+    this.attributes[name] = value;
+    if (!this.started || !this.engine) return;
+    this.clearAlert('attributes');
+    const errors = [];
+    switch (name) {
+      case 'flags':
+      case 'preset': {
+        const made = this.attributeFlags(errors);
+        if (made?.flags) {
+          this.view?.showFlags(made.flags, null);
+          this.setFlags(made.flags, null, 'attribute');
+        } else if (made?.preset) {
+          this.applyPreset(made.preset);
+        }
+        break;
+      }
+      case 'method':
+        if (value === null) break;
+        if (methodNames().includes(value)) this.setMethod(value, 'attribute');
+        else errors.push(this.t('app.unknownMethodKept', { method: value, methods: methodNames().join(', ') }));
+        break;
+      case 'step': {
+        const k = Number(value);
+        if (value === null) break;
+        if (Number.isInteger(k) && k >= 1) this.view?.goToStep(k);
+        else errors.push(this.t('app.badStep', { step: value }));
+        break;
+      }
+      case 'sync-url':
+        if (value === null) {
+          this.url?.destroy();
+          this.url = null;
+        } else {
+          this.startUrlSync();
+          this.updateUrl();
+        }
+        break;
+      default:
+        break;
+    }
+    if (errors.length) this.alert('attributes', errors.join(' '));
+  }
+
+  // --------------------------------------------------------------- state --
+  /** Flags from a preset; large ones show progress while the wasm side makes them. */
+  async generate(preset) {
+    const done = this.progress(this.t('work.generating', { n: preset.n, name: this.t(`presetName.${preset.name}`) }), preset.n >= BIG ? 0 : 300);
+    try {
+      if (preset.n >= BIG) await nextFrame();
+      const flags = this.wasm.presetFlags(preset.name, preset.n, preset.density, preset.seed);
+      return { flags, preset: { ...preset, n: flags.length } };
+    } finally {
+      done();
+    }
+  }
+
+  async applyPreset(preset) {
+    let made;
+    this.setBusy(+1);
+    try {
+      made = await this.generate(preset);
+    } catch (e) {
+      this.alert('input', this.t('work.presetFailed', { name: preset.name, error: e.message }));
+      return;
+    } finally {
+      this.setBusy(-1);
+    }
+    if (this.destroyed) return;
+    this.view?.showFlags(made.flags, made.preset);
+    this.setFlags(made.flags, made.preset, 'preset');
+  }
+
+  setFlags(flags, preset, why) {
+    this.flags = flags;
+    this.preset = preset;
+    this.clearAlert('input');
+    this.changed(why);
+    // Painting and typing produce bursts: compact once they pause.
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    else this.setBusy(+1);
+    const delay = why === 'edit' ? 60 : 0;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.refresh().finally(() => this.setBusy(-1));
+    }, delay);
+    this.updateUrl();
+  }
+
+  setMethod(method, why = 'method') {
+    if (method === this.method) return;
+    const wasTile = isTileMethod(this.method);
+    this.method = method;
+    this.view?.methodChanged(method);
+    const tiles = isTileMethod(method);
+    this.updateUrl();
+    this.changed(why);
+    // The tile view follows the method; the scan trace only the flags.
+    this.track(this.refresh({ traces: tiles || wasTile || this.traced !== this.flags, slots: method !== 'scan' && !tiles }));
+  }
+
+  /** A state.js error (`{ key, params }`) or a plain message, in words. */
+  hashError(error) {
+    return typeof error === 'object' && error?.key ? this.t(`hash.${error.key}`, error.params) : String(error);
+  }
+
+  updateUrl() {
+    if (!this.url || !this.wasm || this.destroyed || !this.view) return;
+    this.url.write(this.currentView());
+  }
+
+  async applyHash() {
+    if (!this.engine) return;
+    const { state, flags, error, ignored } = this.url.read();
+    if (error) {
+      this.alert('hash', this.t('work.hashMalformed', { error: this.hashError(error) }));
+      this.updateUrl();
+      return;
+    }
+    this.clearAlert('hash');
+    const message = ignoredMessage(ignored, this.t);
+    if (message) this.alert('hash', message);
+    // A link that names no flags keeps the ones shown.
+    const made = flags ? { flags, preset: null } : state.preset ? await this.generate(state.preset) : { flags: this.flags, preset: this.preset };
+    this.method = state.method;
+    this.pending = { step: state.step, block: state.block, tile: state.tile };
+    this.view?.showPanels();
+    this.view?.showMethods(this.methods(), this.method);
+    this.view?.showFlags(made.flags, made.preset);
+    this.flags = made.flags;
+    this.preset = made.preset;
+    this.changed('url');
+    await this.refresh();
+  }
+
+  // ---------------------------------------------------------------- work --
+  /** Runs `fn(pg)` on `engine` with the current flags uploaded. */
+  withFlags(engine, fn) {
+    return engine.exec((pg) => {
+      if (this.uploaded?.flags !== this.flags || this.uploaded?.pg !== pg) {
+        pg.setFlags(this.flags);
+        this.uploaded = { flags: this.flags, pg };
+      }
+      return fn(pg);
+    });
+  }
+
+  /**
+   * Uploads the flags if they changed, runs the chosen method, then (unless
+   * told not to) has the view fetch what its visible panels show. A newer call
+   * supersedes an older one still waiting.
+   */
+  async refresh({ traces = true, slots = true } = {}) {
+    if (!this.engine || this.destroyed) return;
+    const generation = ++this.generation;
+    const { flags, method, engine } = this;
+    const n = flags.length;
+    const running = () => this.t(engine.backend === 'gpu' ? 'work.running.gpu' : 'work.running.cpu', { method, n });
+    const done = this.progress(running(), n >= BIG ? 0 : 250);
+    this.setBusy(+1);
+    try {
+      if (n >= BIG) await nextFrame(); // paint the progress before the upload
+      const result = await this.withFlags(engine, async (pg) => {
+        if (generation !== this.generation) return null;
+        // A first run would count its pipelines' compilation (seconds on a
+        // software adapter) as its own time: compile first, timed apart.
+        if (!engine.compiled.has(method) && pg.backend === 'gpu') done.set(this.t('work.compilingMethod', { method }));
+        await engine.compileIn(pg, method);
+        done.set(running());
+        const t0 = performance.now();
+        const r = await pg.run(method);
+        r.ms = performance.now() - t0;
+        return r;
+      });
+      if (!result || generation !== this.generation) return;
+      this.showResult(result);
+      await this.view?.afterRun(generation, { traces, slots });
+      this.clearAlert('gpu-run');
+    } catch (e) {
+      if (generation !== this.generation || this.destroyed) return;
+      this.failed(e);
+    } finally {
+      done();
+      this.setBusy(-1);
+    }
+  }
+
+  showResult(r) {
+    this.lastRun = r;
+    this.lastResult = { method: r.method, n: this.flags.length, count: r.count, instanceCount: r.instanceCount, hash: r.hash >>> 0, backend: r.backend };
+    this.view?.showResult(r);
+    this.emit('result', { ...this.lastResult });
+  }
+
+  failed(e) {
+    if (e?.kind === 'too-large') {
+      this.alert('gpu-run', this.t('work.tooLarge', { error: e.message }));
+      if (this.uploaded && this.uploaded.flags !== this.flags) {
+        this.flags = this.uploaded.flags;
+        this.preset = null;
+        this.view?.showFlags(this.flags, null);
+        this.updateUrl();
+        this.changed('too-large');
+      }
+    } else {
+      this.alert('gpu-run', this.t('work.runFailed', { error: e?.message ?? e }));
+    }
+  }
+
+  /** The engine traces run on for arrays past maxTraceFlags: a second one, holding a window. */
+  async traceEngine() {
+    if (this.traceEngines?.for !== this.engine) {
+      this.traceEngines?.engine.dispose();
+      this.traceEngines = { for: this.engine, engine: await this.sideEngine() };
+    }
+    return this.traceEngines.engine;
+  }
+
+  /** A new engine of the same kind as the playground's (its own flags): for a trace window, the order scene. */
+  sideEngine() {
+    return this.engine.backend === 'gpu' ? Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message)) : Promise.resolve(Engine.cpu(this.wasm, this.engine.fallback));
+  }
+
+  /** The canvas changed size: attach again and draw the chosen method. */
+  redraw() {
+    if (this.engine?.backend !== 'gpu' || !this.drawMode) return;
+    const engine = this.engine;
+    this.track(
+      engine
+        .exec((pg) => this.view?.reattachDraw(pg))
+        .then(() => engine.exec((pg) => pg.run(this.method)))
+        .then((r) => r && engine === this.engine && this.showResult(r))
+        .catch((e) => this.alert('canvas', this.t('app.redraw', { error: e.message }))),
+    );
+  }
+
+  // ------------------------------------------------------- events, state --
+  changed(source) {
+    let visible = 0;
+    for (const f of this.flags) if (f !== 0) visible++;
+    this.emit('change', { method: this.method, n: this.flags.length, visible, flags: this.flags, preset: this.preset ? { ...this.preset } : null, source });
+  }
+
+  /** The state a reconnected element starts from; null while the attributes are still the truth. */
+  snapshot() {
+    if (!this.started) return null;
+    return { flags: this.flags, preset: this.preset, method: this.method, step: this.view?.currentStep().step ?? null };
+  }
+
+  /** The flags as the `flags` attribute takes them, or null for arrays made by a preset too large to list. */
+  flagsAttribute() {
+    if (this.preset && this.flags.length > MAX_CELLS) return null;
+    return this.flags.length > MAX_CELLS ? this.wasm.encodeFlags(this.flags) : flagsText(this.flags);
+  }
+
+  presetAttribute() {
+    return this.preset ? formatPresetAttribute(this.preset) : null;
+  }
+
+  /** The state in the hash form of state.js, with `panels` when not all show (for embed.html). */
+  stateHash(panels) {
+    return formatHash({ ...this.currentView(), embed: panels ? { panels } : {} }, (flags) => this.wasm.encodeFlags(flags)).slice(1);
+  }
+
+  /** What the URL keeps: the flags (or their preset), the method, the step and where it looks. */
+  currentView() {
+    const { step, block, tile } = this.view?.currentStep() ?? { step: null, block: 0, tile: 0 };
+    return { flags: this.flags, preset: this.preset, method: this.method, step, block, tile };
+  }
+
+  // ---------------------------------------------------------- device loss --
+  onGpuEvent(kind, message) {
+    if (this.destroyed) return;
+    if (kind !== 'device-lost') {
+      this.alert('gpu', this.t('work.gpuError', { error: message }));
+      return;
+    }
+    if (!this.engine || this.engine.backend !== 'gpu') return;
+    this.uploaded = null;
+    // Some browsers (headless, software adapters) lose the device when a WebGPU
+    // canvas is presented: the next device draws offscreen and reads the frame back.
+    const toImage = this.drawMode === 'canvas' && !this.triedImage;
+    if (toImage) this.triedImage = true;
+    this.gpuDrawMode = toImage ? 'image' : this.drawMode;
+    const lost = this.engine;
+    this.track(
+      lost.fallBackToCpu({ kind: toImage ? 'starting' : 'device-lost', message }).then(() => {
+        if (this.engine !== lost || this.destroyed) return undefined;
+        this.showEngine();
+        return this.refresh();
+      }),
+    );
+    this.lostMessage = message;
+    this.retryDelay = RETRY_FIRST_MS;
+    if (!toImage) this.sayLost();
+    this.scheduleGpu(toImage ? 0 : this.retryDelay);
+  }
+
+  /** The loss, the CPU reference meanwhile, the next try and a button to try now. */
+  sayLost(next = this.retryDelay) {
+    const retry = { label: this.t('work.retry'), testid: 'retry-gpu', onclick: () => this.scheduleGpu(0) };
+    this.alert('device-lost', this.t('work.lost', { error: this.lostMessage, seconds: Math.round(next / 1000) }), [retry]);
+  }
+
+  scheduleGpu(delay) {
+    clearTimeout(this.retryTimer);
+    this.timers.delete(this.retryTimer);
+    this.retryTimer = this.later(() => this.track(this.retryGpu()), delay);
+  }
+
+  /** Opens a new device; on the GPU again, or another try later (backing off). */
+  async retryGpu() {
+    if (this.destroyed || this.engine?.backend === 'gpu' || this.reopening) return;
+    this.reopening = true;
+    try {
+      const engine = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));
+      if (this.destroyed) {
+        engine.dispose();
+        return;
+      }
+      if (engine.backend === 'gpu') {
+        this.clearAlert('device-lost');
+        await this.useEngine(engine, this.gpuDrawMode);
+        return;
+      }
+      engine.dispose();
+      if (this.engine?.fallback?.kind === 'starting') {
+        this.engine.fallback = { kind: 'device-lost', message: this.lostMessage };
+        this.showEngine();
+      }
+      this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
+      this.sayLost();
+      this.scheduleGpu(this.retryDelay);
+    } finally {
+      this.reopening = false;
+    }
+  }
+
+  // ------------------------------------------------------------ teardown --
+  /** Stops everything this session started; its wasm objects are freed. */
+  destroy() {
+    this.destroyed = true;
+    this.generation++;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    clearTimeout(this.refreshTimer);
+    this.url?.destroy();
+    this.engine?.dispose();
+    this.traceEngines?.engine.dispose();
+  }
+}
+
+/** Lets the browser paint (the progress line) before synchronous work; never hangs in a hidden tab. */
+export function nextFrame() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 50);
+  });
+}
