@@ -100,7 +100,9 @@ test('npm pack gives a package that a docs project installs and imports as `comp
     const require = createRequire(path.join(project, 'package.json'));
     const entry = require.resolve('compaction-playground');
     assert.equal(path.relative(project, entry), path.join('node_modules', 'compaction-playground', 'dist', 'compaction-playground.js'));
-    for (const sub of ['compaction-playground/embed.html', 'compaction-playground/compaction-playground.css', 'compaction-playground/package.json']) require.resolve(sub);
+    for (const sub of ['compaction-playground/embed.html', 'compaction-playground/reserve.css', 'compaction-playground/package.json']) require.resolve(sub);
+    // No stylesheet of the element's for a bundler to take as the site's: its styles are in its modules.
+    assert.deepEqual(names.filter((n) => n.endsWith('.css') && !/^dist\/(page|embed|compaction-playground-reserve)\.css$/.test(n)), []);
     // A static site's server-side render imports it without a DOM: nothing breaks.
     const module = await import(entry);
     assert.equal(typeof module.kernels, 'function');

@@ -168,9 +168,10 @@ test('two elements: their own answers, one shared GPU device, documented events,
     assert.equal(first.backend, 'gpu', log.join('\n'));
     assert.equal(first.method, 'atomic');
     assert.deepEqual([...first.indices].sort((x, y) => x - y), compact([1, 0, 2, 0, 1]));
-    const second = await results(page, '#second');
+    // The second shows the scan stepper alone: its run is its `result`, the indices its hash.
+    const second = await page.$eval('#second', (e) => e.result);
     assert.equal(second.method, 'scan');
-    assert.deepEqual(second.indices, compact([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]));
+    assert.equal(second.count, compact([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]).length);
     assert.equal(second.hash, fnv1a([0, 3, 4, 6, 9]));
     // Only the panels asked for.
     const shown = (id) => page.$eval(`#${id}`, (e) => [...e.shadowRoot.querySelectorAll('[data-panel]')].filter((c) => !c.hidden).map((c) => c.dataset.panel));
@@ -203,7 +204,7 @@ test('two elements: their own answers, one shared GPU device, documented events,
     assert.deepEqual(after.find((e) => e.type === 'change').detail, { method: 'atomic', n: 6, visible: 3, flags: [1, 1, 0, 0, 0, 1], preset: null, source: 'attribute' });
     assert.equal(after.find((e) => e.type === 'result').detail.count, 3);
     assert.deepEqual([...(await results(page, '#first')).indices].sort((x, y) => x - y), [0, 1, 5]);
-    assert.deepEqual((await results(page, '#second')).indices, [0, 3, 4, 6, 9], 'the other element kept its answer');
+    assert.equal((await page.$eval('#second', (e) => e.result)).hash, fnv1a([0, 3, 4, 6, 9]), 'the other element kept its answer');
     assert.equal(await page.$eval('#first', (e) => e.flags), '110001', 'the property mirrors the state');
 
     // Method, step and panels of the second, as attributes and as properties.
@@ -213,7 +214,7 @@ test('two elements: their own answers, one shared GPU device, documented events,
     });
     await idle(page);
     await page.waitForFunction(() => document.getElementById('second').result?.method === 'lookback');
-    assert.deepEqual((await results(page, '#second')).indices, [0, 3, 4, 6, 9]);
+    assert.equal((await page.$eval('#second', (e) => e.result)).hash, fnv1a([0, 3, 4, 6, 9]));
     await page.$eval('#second', (e) => e.setAttribute('step', '5'));
     await page.waitForFunction(() => document.getElementById('second').step === 5);
     const later = (await events()).slice(seen2);

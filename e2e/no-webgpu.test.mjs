@@ -97,9 +97,14 @@ test('<compaction-playground> embeds in another page with its own flags and meth
     assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 2, 4]);
     assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 2, 0, 1]);
     assert.equal(await page.evaluate(() => location.hash), '');
-    // Its styles live in its shadow root: nothing was added to the host's <head>.
+    // Its styles live in its shadow root, as constructable sheets: nothing was added to the host's <head>, no <link> anywhere.
     assert.equal(await page.evaluate(() => document.head.querySelectorAll('link, style').length), 0);
-    assert.ok(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.querySelectorAll('link[rel="stylesheet"]').length) > 0);
+    const shadow = await page.evaluate(() => {
+      const root = document.querySelector('compaction-playground').shadowRoot;
+      return { adopted: root.adoptedStyleSheets.length, links: root.querySelectorAll('link, style').length, page: document.adoptedStyleSheets.length };
+    });
+    assert.ok(shadow.adopted >= 3, `adopted sheets: ${shadow.adopted}`);
+    assert.deepEqual([shadow.links, shadow.page], [0, 0]);
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

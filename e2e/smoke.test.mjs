@@ -60,7 +60,7 @@ test('server: serves the page with its MIME type, no-cache, and its CSP and fram
   assert.match(res.headers['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'.*frame-ancestors 'self'/);
   assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN');
   // The iframe route is meant to be framed by other sites.
-  const embed = await rawGet(repo.port, '/www/embed.html');
+  const embed = await rawGet(repo.port, '/dist/embed.html');
   assert.equal(embed.status, 200);
   assert.match(embed.headers['content-security-policy'], /frame-ancestors \*/);
   assert.equal(embed.headers['x-frame-options'], undefined);
@@ -71,7 +71,7 @@ test('server: only what the page needs, from the repository: no .git, target, no
     const res = await rawGet(repo.port, p);
     assert.equal(res.status, 404, `${p} -> ${res.status}`);
   }
-  for (const p of ['/index.html', '/www/element.js', '/www/css/theme.css']) {
+  for (const p of ['/index.html', '/dist/compaction-playground.js', '/www/loader/base.css']) {
     assert.equal((await rawGet(repo.port, p)).status, 200, p);
   }
 });
@@ -93,7 +93,7 @@ test('server: answers only requests addressed to it (no DNS rebinding) and never
 });
 
 test('server: JavaScript modules and wasm get the MIME types browsers require', async () => {
-  const js = await rawGet(repo.port, '/www/element.js');
+  const js = await rawGet(repo.port, '/dist/compaction-playground.js');
   assert.equal(js.status, 200);
   assert.match(js.headers['content-type'], /^text\/javascript\b/);
   const wasm = await rawGet(fixture.port, '/pkg/empty.wasm');

@@ -1,1 +1,181 @@
-// placeholder
+// Types of the package `compaction-playground` (dist/compaction-playground.js):
+// the <compaction-playground> element and the JS API of its kernels. The
+// attributes, events and the API are described in docs/embedding.md and the
+// README's "The JS API"; this file is checked by `tsc` against a consumer file
+// in `npm test` (tests/js/consumer.ts).
+
+/** A method of the article and beyond it. */
+export type Method = 'atomic' | 'aggregated' | 'scan' | 'lookback' | 'lookback-bits' | 'tile-atomic' | 'packed-scan';
+
+/** A panel of the element, as `panels` lists them. */
+export type Panel = 'editor' | 'result' | 'draw' | 'scan' | 'tiles' | 'atomic' | 'order' | 'bench' | 'code';
+
+/** A preset of flags: `preset="random 100000 0.5 1"`. */
+export interface Preset {
+  name: 'article' | 'all' | 'none' | 'random' | 'clustered';
+  n: number;
+  density: number;
+  seed: number;
+}
+
+/** `result` event detail, and the element's `result` property. */
+export interface ResultDetail {
+  method: Method;
+  n: number;
+  count: number;
+  instanceCount: number;
+  /** FNV-1a of the index buffer, as an unsigned 32-bit number. */
+  hash: number;
+  backend: 'gpu' | 'cpu';
+}
+
+/** `change` event detail: the flags or the method changed. */
+export interface ChangeDetail {
+  method: Method;
+  n: number;
+  visible: number;
+  flags: Uint32Array;
+  preset: Preset | null;
+  source: 'start' | 'edit' | 'text' | 'preset' | 'resize' | 'attribute' | 'method' | 'url' | 'too-large';
+}
+
+/** `step` event detail: the stepper shown moved. */
+export interface StepDetail {
+  view: 'scan' | 'tiles';
+  step: number;
+  steps: number;
+  kind: string | null;
+}
+
+export interface CompactionPlaygroundEventMap extends HTMLElementEventMap {
+  change: CustomEvent<ChangeDetail>;
+  step: CustomEvent<StepDetail>;
+  result: CustomEvent<ResultDetail>;
+  langchange: CustomEvent<{ lang: 'en' | 'es' }>;
+}
+
+/** <compaction-playground>: every attribute is reactive and mirrored by a property. */
+export declare class CompactionPlaygroundElement extends HTMLElement {
+  /** This module's URL (embed snippets point next to it). */
+  static readonly moduleUrl: string;
+  /** The flags as the `flags` attribute takes them; null when a preset too large to list made them. */
+  flags: string | null;
+  /** The preset the flags came from (`random 100000 0.5 1`), or null. */
+  preset: string | null;
+  method: Method | string;
+  /** The step (1-based) of the stepper shown, or null. */
+  step: number | string | null;
+  /** The panels shown, space-separated (all when none is named). */
+  panels: string;
+  theme: 'auto' | 'light' | 'dark' | string;
+  syncUrl: boolean;
+  /** `'lazy'` (the default: start when about to be seen) or `'eager'`. */
+  loading: 'lazy' | 'eager' | string;
+  /** Resolves once the element has compacted on its final backend with its panels built. */
+  readonly ready: Promise<void>;
+  readonly isReady: boolean;
+  readonly busy: boolean;
+  readonly result: ResultDetail | null;
+  readonly backend: 'gpu' | 'cpu' | null;
+  readonly resolvedTheme: 'light' | 'dark' | null;
+  /** The language shown, or null before the element is on a page. */
+  readonly language: 'en' | 'es' | null;
+  /** The state in embed.html's hash form. */
+  readonly stateHash: string | null;
+  addEventListener<K extends keyof CompactionPlaygroundEventMap>(type: K, listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof CompactionPlaygroundEventMap>(type: K, listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'compaction-playground': CompactionPlaygroundElement;
+  }
+}
+
+/** What a run gives. */
+export interface RunResult {
+  method: Method;
+  indices: Uint32Array;
+  count: number;
+  instanceCount: number;
+  vertexCount: number;
+  hash: number;
+  backend: 'gpu' | 'cpu';
+  /** RGBA pixels of the offscreen draw (attachImage), or null. */
+  image: Uint8Array | null;
+  imageWidth: number;
+  imageHeight: number;
+}
+
+/** An Error the kernels throw or reject with: `kind` says which. */
+export interface KernelError extends Error {
+  kind: 'type' | 'range' | 'parse' | 'too-large' | 'unknown-method' | 'gpu' | 'device-lost' | 'no-webgpu' | 'no-adapter' | 'device' | string;
+}
+
+export interface BenchmarkResult {
+  method: Method;
+  n: number;
+  count: number;
+  reps: number;
+  timer: 'gpu' | 'wall' | 'cpu';
+  samplesNs: number[];
+  resolutionNs: number;
+  check: 'exact' | 'count+sum';
+}
+
+export interface KernelModule {
+  label: string;
+  files: string[];
+  pipelines: { label: string; entryPoint: string; constants: Record<string, number> }[];
+  wgsl: string;
+}
+
+/** One page's playground of the kernels: on the GPU (`create`) or the CPU mirror (`createCpu`). */
+export declare class Playground {
+  /** Every Playground of a page shares one device; `onEvent` hears this one's device losses and errors. */
+  static create(onEvent?: (kind: 'device-lost' | 'uncaptured-error', message: string) => void): Promise<Playground>;
+  static createCpu(): Playground;
+  readonly backend: 'gpu' | 'cpu';
+  readonly adapterName: string;
+  readonly maxFlags: number;
+  readonly maxTraceFlags: number;
+  readonly methods: Method[];
+  setFlags(flags: Uint32Array | ArrayLike<number>): void;
+  attachCanvas(canvas: HTMLCanvasElement): void;
+  attachImage(width: number, height: number): void;
+  run(method: Method): Promise<RunResult>;
+  scanTrace(): Promise<Record<string, unknown>>;
+  atomicTrace(method: 'atomic' | 'aggregated'): Promise<Record<string, unknown>>;
+  tileTrace(method: 'lookback' | 'lookback-bits' | 'tile-atomic', inFlight?: number, stalled?: number): Promise<Record<string, unknown>>;
+  kernelSources(): { method: Method; modules: KernelModule[] }[];
+  compile(method: Method): Promise<void>;
+  benchmark(method: Method, n: number, reps: number, samples: number): Promise<BenchmarkResult>;
+  drawOrder(method: Method, width: number, height: number, groups: number): Promise<RunResult>;
+  free(): void;
+}
+
+export interface Layout {
+  block: number;
+  tile: number;
+  noSlot: number;
+  spinLimit: number;
+  maxTraceFlags: number;
+  maxFlags: number;
+  methods: { name: Method; preservesOrder: boolean; usesTiles: boolean }[];
+}
+
+/** The wasm module's exports, loaded and initialised once per page. */
+export interface Kernels {
+  Playground: typeof Playground;
+  parseFlags(text: string): Uint32Array;
+  encodeFlags(flags: Uint32Array | ArrayLike<number>): string;
+  decodeFlags(text: string): Uint32Array;
+  presetFlags(name: Preset['name'], n: number, density: number, seed: number): Uint32Array;
+  hashWords(words: Uint32Array | ArrayLike<number>): number;
+  layout(): Layout;
+}
+
+/** Loads the kernels (the wasm beside this module) once per page. */
+export declare function kernels(): Promise<Kernels>;

@@ -20,25 +20,39 @@ export const STATUS_EM = 2.5;
 export const GAP_EM = 1;
 
 /**
- * Each panel's height in em: `[wide, medium, narrow]`, where wide is a container
- * of at least WIDE em, narrow under NARROW em. The editor grows with its rows of
- * flags (`EDITOR_ROW_EM` a row of cells past the first).
+ * Each panel's height in em: `[wide, medium, narrow]` by the width of its
+ * card (a card under NARROW em is narrow; side by side, the editor and the
+ * result are half as wide as the element). Measured for the article's flags
+ * with the scan (the tile view with the look-back); the order panel after its
+ * run. The editor's is without its grid of flags (editorGrid).
  */
 export const PANEL_HEIGHTS = {
-  editor: [22.5, 22.5, 27],
-  result: [22.5, 19, 24],
-  draw: [23, 23, 16],
-  scan: [50, 50, 56],
-  tiles: [47, 47, 58],
-  atomic: [22, 22, 26],
-  order: [12, 12, 14],
-  bench: [14, 14, 17],
-  code: [37, 37, 38],
+  editor: [22.25, 23.75, 21.75],
+  result: [30, 33, 33.5],
+  draw: [29, 29, 28],
+  scan: [53, 56, 55],
+  tiles: [82, 89, 89.5],
+  atomic: [16, 16, 15],
+  order: [111, 115, 114.5],
+  bench: [18, 22.5, 22],
+  code: [129, 130.5, 130],
 };
 
-/** The editor's cells: one row every EDITOR_ROW_EM, a cell every EDITOR_CELL_EM across. */
-export const EDITOR_ROW_EM = 2.75;
-export const EDITOR_CELL_EM = 2.75;
+/** The flag grid (www/panels/editor/styles.css): cells and gaps of up to 64 flags, of more, its height cap; the strip past MAX_CELLS. */
+const GRID = { cell: 2.75, across: 0.3, down: 1.2, pad: 1.25, denseCell: 1.25, denseGap: 0.125, densePad: 0.5, max: 24, strip: 7.5 };
+
+/** The flag grid's height in em for `n` flags in a card `cardEm` wide (its padding `padEm` each side). */
+export function editorGrid(n, cardEm, padEm) {
+  if (n > MAX_CELLS) return GRID.strip;
+  const inner = cardEm - 2 * padEm - 1.1;
+  const dense = n > 64;
+  const cell = dense ? GRID.denseCell : GRID.cell;
+  const across = dense ? GRID.denseGap : GRID.across;
+  const down = dense ? GRID.denseGap : GRID.down;
+  const perRow = Math.max(1, Math.floor((inner + across) / (cell + across)));
+  const rows = Math.ceil(Math.max(1, n) / perRow);
+  return Math.min(GRID.max, rows * (cell + down) - down) + (dense ? GRID.densePad : GRID.pad);
+}
 
 /**
  * The reservation for an element showing `panels` (a Set of names) in a
@@ -52,19 +66,21 @@ export const EDITOR_CELL_EM = 2.75;
  */
 export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, status = true }) {
   const wide = widthEm >= wideEm;
-  const band = wide ? 0 : widthEm >= NARROW ? 1 : 2;
+  const paired = wide && panels.has('editor') && panels.has('result');
   const both = panels.has('scan') && panels.has('tiles');
+  const bandOf = (cardEm) => (cardEm >= WIDE ? 0 : cardEm >= NARROW ? 1 : 2);
   /** @type {{ panel: string, em: number, shared: boolean }[]} */
   const cards = [];
   for (const panel of PANELS) {
     if (!panels.has(panel)) continue;
+    const cardEm = paired && (panel === 'editor' || panel === 'result') ? (widthEm - GAP_EM) / 2 : widthEm;
+    const band = wide && !paired ? 0 : bandOf(cardEm);
     let em = PANEL_HEIGHTS[panel][band];
     if (both && (panel === 'scan' || panel === 'tiles')) em = Math.max(PANEL_HEIGHTS.scan[band], PANEL_HEIGHTS.tiles[band]);
-    if (panel === 'editor') em += editorRows(n ?? 10, widthEm, wide && panels.has('result')) * EDITOR_ROW_EM;
+    if (panel === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW ? 0.75 : 1.25);
     cards.push({ panel, em: round(em), shared: both && panel === 'tiles' });
   }
   // Side by side, the editor and the result share a row as tall as the taller.
-  const paired = wide && panels.has('editor') && panels.has('result');
   const editor = cards.find((c) => c.panel === 'editor');
   const result = cards.find((c) => c.panel === 'result');
   if (paired && editor && result) {
@@ -75,14 +91,6 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, status = true 
   const statusEm = status ? STATUS_EM : 0;
   const gaps = GAP_EM * Math.max(0, placed.length - (status ? 0 : 1));
   return { status: statusEm, cards, total: round(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
-}
-
-/** Rows of cells past the first for `n` flags in a card of a `widthEm` container. */
-function editorRows(n, widthEm, half) {
-  if (!(n > 0) || n > MAX_CELLS) return 0;
-  const inner = (half ? (widthEm - GAP_EM) / 2 : widthEm) - 2.75;
-  const perRow = Math.max(1, Math.floor(inner / EDITOR_CELL_EM));
-  return Math.ceil(n / perRow) - 1;
 }
 
 const round = (x) => Math.round(x * 100) / 100;
