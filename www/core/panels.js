@@ -4,6 +4,13 @@
 /** Every panel, in page order. */
 export const PANELS = ['editor', 'result', 'draw', 'scan', 'tiles', 'atomic', 'order', 'bench', 'code'];
 
+/**
+ * The methods that show the tile view instead of the scan stepper. The wasm's
+ * layout() says it too (`usesTiles`), but the loader reserves an element's
+ * size before the wasm is there; tests/js/panels.test.mjs checks the two agree.
+ */
+export const TILE_METHODS = ['lookback', 'lookback-bits', 'tile-atomic'];
+
 /** Each panel's card class: the two-column layout places the first two (www/loader/base.css). */
 export const CARD_CLASS = {
   editor: 'flags-card',

@@ -194,7 +194,7 @@ export class CompactionPlaygroundElement extends Base {
     const panels = this.playground?.panelsShown() ?? parsePanels(this.getAttribute('panels')).panels;
     const n = this.playground?.flagCount() ?? flagCount(this.getAttribute('flags'), this.getAttribute('preset'));
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-    return reserve(panels, { widthEm: width / em, wideEm: (WIDE * rem) / em, n, status: !this.quiet });
+    return reserve(panels, { widthEm: width / em, wideEm: (WIDE * rem) / em, n, method: this.method, status: !this.quiet });
   }
 
   /** Rewrites this element's reservation sheet: the cards' and the status line's heights. */

@@ -7,24 +7,31 @@
 // three widths below (e2e/reserve.test.mjs checks them against the real thing).
 // Pure: no DOM here.
 
-import { PANELS } from '../core/panels.js';
+import { PANELS, TILE_METHODS } from '../core/panels.js';
 import { MAX_CELLS } from '../core/state.js';
 
 /** Container widths (in em) where the layout changes: two columns from WIDE, compact cards under NARROW. */
 export const WIDE = 56;
 export const NARROW = 40;
 
+/** What a card gets beyond its measured height: another font may wrap a line more (em, and a share). */
+export const MARGIN = { em: 0.75, share: 0.03 };
+
 /** The status line: one row, always the same height (progress overlays it). */
 export const STATUS_EM = 2.5;
 /** The gap between two cards (`.pg { gap }`). */
 export const GAP_EM = 1;
 
+/** The card widths (em) the heights were measured at. */
+export const SAMPLE_WIDTHS = [68.8, 47.5, 32.5];
+
 /**
- * Each panel's height in em: `[wide, medium, narrow]` by the width of its
- * card (a card under NARROW em is narrow; side by side, the editor and the
- * result are half as wide as the element). Measured for the article's flags
- * with the scan (the tile view with the look-back); the order panel after its
- * run. The editor's is without its grid of flags (editorGrid).
+ * Each panel's height in em at SAMPLE_WIDTHS (a card's width: side by side,
+ * the editor and the result are half as wide as the element), measured in
+ * Chromium with a sans-serif font for the article's flags, with the scan (the
+ * tile view with the look-back), the order panel after its run. The editor's
+ * is without its grid of flags (editorGrid). Between the samples, a straight
+ * line; a host's font wraps text a little differently, hence MARGIN.
  */
 export const PANEL_HEIGHTS = {
   editor: [22.25, 23.75, 21.75],
@@ -36,6 +43,17 @@ export const PANEL_HEIGHTS = {
   order: [111, 115, 114.5],
   bench: [18, 22.5, 22],
   code: [129, 130.5, 130],
+};
+
+/**
+ * Side by side (a container of at least 56rem), the editor and the result
+ * keep the wide layout's padding at half the width: measured apart, at these
+ * card widths.
+ */
+export const PAIRED_WIDTHS = [55.75, 43.25, 33.9];
+export const PAIRED_HEIGHTS = {
+  editor: [23.58, 26.31, 26.57],
+  result: [29.94, 34.48, 40.01],
 };
 
 /** The flag grid (www/panels/editor/styles.css): cells and gaps of up to 64 flags, of more, its height cap; the strip past MAX_CELLS. */
@@ -59,26 +77,25 @@ export function editorGrid(n, cardEm, padEm) {
  * container `widthEm` wide (in em of its font; `wideEm`: where two columns
  * start, 56rem in those em), for `n` flags (unknown: the article's 10):
  * `{ status, cards: [{ panel, em, shared }], total }` in em. `scan` and
- * `tiles` share one place when both are asked for (the method picks which
- * shows): both get the taller height, and the second is `shared`.
+ * `tiles` share one place when both are asked for: `method` picks which
+ * shows, and the other is `shared` (it takes the same place when shown).
  * @param {Set<string>} panels
- * @param {{ widthEm: number, wideEm?: number, n?: number | null, status?: boolean }} options
+ * @param {{ widthEm: number, wideEm?: number, n?: number | null, method?: string, status?: boolean }} options
  */
-export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, status = true }) {
+export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan', status = true }) {
   const wide = widthEm >= wideEm;
   const paired = wide && panels.has('editor') && panels.has('result');
   const both = panels.has('scan') && panels.has('tiles');
-  const bandOf = (cardEm) => (cardEm >= WIDE ? 0 : cardEm >= NARROW ? 1 : 2);
   /** @type {{ panel: string, em: number, shared: boolean }[]} */
   const cards = [];
   for (const panel of PANELS) {
     if (!panels.has(panel)) continue;
     const cardEm = paired && (panel === 'editor' || panel === 'result') ? (widthEm - GAP_EM) / 2 : widthEm;
-    const band = wide && !paired ? 0 : bandOf(cardEm);
-    let em = PANEL_HEIGHTS[panel][band];
-    if (both && (panel === 'scan' || panel === 'tiles')) em = Math.max(PANEL_HEIGHTS.scan[band], PANEL_HEIGHTS.tiles[band]);
-    if (panel === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW ? 0.75 : 1.25);
-    cards.push({ panel, em: round(em), shared: both && panel === 'tiles' });
+    const half = cardEm !== widthEm;
+    let em = half ? heightAt(panel, cardEm, PAIRED_HEIGHTS, PAIRED_WIDTHS) : heightAt(panel, cardEm);
+    if (both && (panel === 'scan' || panel === 'tiles')) em = heightAt(TILE_METHODS.includes(method) ? 'tiles' : 'scan', cardEm);
+    if (panel === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW && !half ? 0.75 : 1.25);
+    cards.push({ panel, em: round(em * (1 + MARGIN.share) + MARGIN.em), shared: both && panel === (TILE_METHODS.includes(method) ? 'scan' : 'tiles') });
   }
   // Side by side, the editor and the result share a row as tall as the taller.
   const editor = cards.find((c) => c.panel === 'editor');
@@ -91,6 +108,15 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, status = true 
   const statusEm = status ? STATUS_EM : 0;
   const gaps = GAP_EM * Math.max(0, placed.length - (status ? 0 : 1));
   return { status: statusEm, cards, total: round(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
+}
+
+/** `panel`'s measured height for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
+export function heightAt(panel, cardEm, table = PANEL_HEIGHTS, w = SAMPLE_WIDTHS) {
+  const h = table[panel];
+  if (cardEm >= w[0]) return h[0];
+  const k = cardEm >= w[1] ? 0 : 1;
+  const slope = (h[k + 1] - h[k]) / (w[k + 1] - w[k]);
+  return Math.max(Math.min(h[k], h[k + 1]), h[k] + slope * (cardEm - w[k]));
 }
 
 const round = (x) => Math.round(x * 100) / 100;
@@ -117,9 +143,20 @@ export function flagCount(flags, preset) {
  * site that paints before its scripts run includes it; it styles nothing but
  * undefined `<compaction-playground>` elements.
  */
-export function reserveCss(widthEm = WIDE) {
-  const rule = (selector, set) => `${selector} {\n  display: block;\n  min-height: ${reserve(set, { widthEm }).total}em;\n}`;
-  const rules = [rule('compaction-playground:not(:defined)', new Set(PANELS))];
-  for (const p of PANELS) rules.push(rule(`compaction-playground[panels="${p}"]:not(:defined)`, new Set([p])));
-  return `/* compaction-playground-reserve.css: written by scripts/build-dist.mjs from www/loader/reserve.js. */\n${rules.join('\n')}\n`;
+export function reserveCss() {
+  const rules = (widthEm) => {
+    const rule = (selector, set) => `${selector} {\n  display: block;\n  min-height: ${reserve(set, { widthEm }).total}em;\n}`;
+    const list = [rule('compaction-playground:not(:defined)', new Set(PANELS))];
+    for (const p of PANELS) list.push(rule(`compaction-playground[panels="${p}"]:not(:defined)`, new Set([p])));
+    return list.join('\n');
+  };
+  // The element's width is not known before its script runs: the viewport's, less a docs column's margins, stands in.
+  const [wide, medium, narrow] = SAMPLE_WIDTHS;
+  return [
+    '/* compaction-playground-reserve.css: written by scripts/build-dist.mjs from www/loader/reserve.js. */',
+    rules(wide),
+    `@media (max-width: 64em) {\n${rules(medium)}\n}`,
+    `@media (max-width: 40em) {\n${rules(narrow)}\n}`,
+    '',
+  ].join('\n');
 }

@@ -6,12 +6,16 @@
 /** @type {Set<any>} status lines that would explain the fallback */
 const waiting = new Set();
 
-/** The status line among `waiting` that comes first in the document (a line not on a page comes last). */
+/** The element a status line is in (its shadow root's host). */
+const hostOf = (status) => status.element.getRootNode().host ?? status.element;
+
+/** The status line among `waiting` whose element comes first in the document (one not on a page comes last). */
 function first() {
   let best = null;
   for (const s of waiting) {
+    const a = hostOf(s);
     if (!best) best = s;
-    else if (s.element.isConnected && (!best.element.isConnected || best.element.compareDocumentPosition(s.element) & Node.DOCUMENT_POSITION_PRECEDING)) best = s;
+    else if (a.isConnected && (!hostOf(best).isConnected || hostOf(best).compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING)) best = s;
   }
   return best;
 }

@@ -10,6 +10,7 @@ import { isTileMethod } from '../core/layout.js';
 import { visiblePanels, CARD_CLASS } from '../core/panels.js';
 import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
 import { StatusBar } from './status.js';
+import { controlKind } from '../loader/keys.js';
 import { sheets } from './sheets.js';
 
 /**
@@ -288,7 +289,9 @@ export class Playground {
   onKey(e) {
     if (e.defaultPrevented) return false;
     const target = e.composedPath()[0];
-    if (target?.closest?.('input, textarea, select, [contenteditable], .flag-grid')) return false;
+    // Typing in a text box or a list, or moving in the flag grid, is not a shortcut.
+    const kind = controlKind(target);
+    if (kind === 'text' || kind === 'list' || target?.closest?.('.flag-grid')) return false;
     if (this.activeStepper()?.stepper.handleKey(e)) {
       e.preventDefault();
       return true;

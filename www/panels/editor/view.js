@@ -265,7 +265,6 @@ export class FlagEditor {
         return;
     }
     e.preventDefault();
-    e.stopPropagation();
     this.focusCell(Math.max(0, Math.min(n - 1, j)));
   }
 

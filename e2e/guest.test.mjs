@@ -1,0 +1,349 @@
+// The element as a light, lazy and polite guest of a docs site (dist/ under a
+// sub-path of the host of e2e/fixtures/host/): what each page fetches, when
+// it starts, the keys it keeps, the size it reserves (no layout shift), the
+// poster, `quiet`, and one no-WebGPU notice per page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { launchBrowser, newLoggedPage } from './browser.mjs';
+import { compact, fnv1a } from './oracle.mjs';
+import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
+import { startSite, DIST, ASSETS } from './site.mjs';
+import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
+import { PANELS } from '../www/core/panels.js';
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startSite();
+  browser = await launchBrowser({ webgpu: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const CSP = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'">`;
+const LOADER = '<script type="module" src="../assets/playground/compaction-playground.js"></script>';
+const filler = (n) => Array.from({ length: n }, (_, k) => `<p>Paragraph ${k} of the host's prose, long enough to take a line or two of the page.</p>`).join('\n');
+
+/** Writes docs/guide/<name>.html: the host theme, the loader, `body`. */
+async function hostPage(name, body, head = '') {
+  await site.write(`docs/guide/${name}.html`, `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8">${CSP}<title>${name}</title><link rel="stylesheet" href="../theme.css">${head}${LOADER}</head><body><main class="content">${body}</main></body></html>`);
+  return site.url(`guide/${name}.html`);
+}
+
+const gzipOf = new Map();
+/** gzip (level 9, as the build prints) of a dist/ file. */
+async function gzipSize(file) {
+  if (!gzipOf.has(file)) gzipOf.set(file, gzipSync(await readFile(path.join(DIST, file)), { level: 9 }).length);
+  return gzipOf.get(file);
+}
+
+/** Opens `url` and records every dist/ file it fetches (by name). */
+async function open(url, { viewport = { width: 1100, height: 800 }, wait = true } = {}) {
+  const { page, log } = await newLoggedPage(browser);
+  page.setDefaultTimeout(READY_MS);
+  await page.setViewportSize(viewport);
+  const fetched = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.includes(`/${ASSETS}/`)) fetched.push(path.basename(u.pathname));
+  });
+  await page.goto(url);
+  if (wait) await ready(page);
+  return { page, log, fetched };
+}
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const total = async (files) => (await Promise.all([...new Set(files)].map(gzipSize))).reduce((a, b) => a + b, 0);
+const started = (page, id) => page.$eval(`#${id}`, (e) => ({ ready: e.isReady, busy: e.busy, backend: e.backend }));
+
+test('a page with the site-wide include and no element fetches only the loader, within its budget', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, fetched } = await open(await hostPage('no-element', filler(5)), { wait: false });
+  try {
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(fetched, ['compaction-playground.js']);
+    const bytes = await total(fetched);
+    console.log(`no element: ${fetched.join(', ')}, ${kib(bytes)} gzip`);
+    assert.ok(bytes <= LOADER_BUDGET, `${bytes} > ${LOADER_BUDGET}`);
+    assert.equal(await page.evaluate(() => Boolean(customElements.get('compaction-playground'))), true);
+  } finally {
+    await page.close();
+  }
+});
+
+test('an element below the fold fetches nothing until it is within about one viewport; then it starts, once per page', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage('below', `<h1>Below the fold</h1>${filler(80)}<compaction-playground id="low" flags="1101" method="scan" panels="result"></compaction-playground>${filler(10)}<compaction-playground id="low2" flags="0110" method="atomic" panels="result"></compaction-playground>`);
+  const { page, fetched, log } = await open(url, { wait: false });
+  try {
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    assert.deepEqual(fetched, ['compaction-playground.js'], 'only the loader before scrolling');
+    assert.deepEqual(await started(page, 'low'), { ready: false, busy: false, backend: null });
+    // Scrolled to about one viewport above it: it starts.
+    await page.evaluate(() => {
+      const el = document.getElementById('low');
+      window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 1.8 * innerHeight);
+    });
+    await page.waitForFunction(() => document.getElementById('low').isReady);
+    const r = await page.$eval('#low', (e) => e.result);
+    assert.equal(r.hash, fnv1a(compact([1, 1, 0, 1])));
+    await page.evaluate(() => document.getElementById('low2').scrollIntoView());
+    await page.waitForFunction(() => document.getElementById('low2').isReady && !document.getElementById('low2').busy);
+    const count = (f) => fetched.filter((x) => x === f).length;
+    assert.equal(count('compaction_playground_bg.wasm'), 1, 'the wasm once for two elements');
+    assert.equal(count('cp-mount.js'), 1);
+    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('never while not rendered: a closed <details> and a hidden tab start when shown; loading="eager" starts at once', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage(
+    'hidden',
+    `<details id="fold"><summary>Open the playground</summary><compaction-playground id="inside" flags="101" panels="result"></compaction-playground></details>
+     <div id="tab" hidden><compaction-playground id="tabbed" flags="011" panels="result"></compaction-playground></div>
+     ${filler(60)}<compaction-playground id="eager" loading="eager" flags="111" panels="result"></compaction-playground>`,
+  );
+  const { page, fetched } = await open(url, { wait: false });
+  try {
+    await page.waitForFunction(() => document.getElementById('eager').isReady);
+    assert.equal((await page.$eval('#eager', (e) => e.result)).count, 3, 'the eager element, far below, started');
+    await page.waitForTimeout(500);
+    assert.equal((await started(page, 'inside')).ready, false, 'nothing inside a closed <details>');
+    assert.equal((await started(page, 'tabbed')).ready, false, 'nothing in a hidden tab');
+    assert.equal(fetched.filter((f) => f === 'compaction_playground_bg.wasm').length, 1);
+    await page.click('#fold summary');
+    await page.waitForFunction(() => document.getElementById('inside').isReady);
+    assert.equal((await page.$eval('#inside', (e) => e.result)).count, 2);
+    await page.evaluate(() => {
+      document.getElementById('tab').hidden = false;
+    });
+    await page.waitForFunction(() => document.getElementById('tabbed').isReady);
+    assert.equal((await page.$eval('#tabbed', (e) => e.result)).count, 2);
+  } finally {
+    await page.close();
+  }
+});
+
+test('autorun="false": a poster of the flags and one button; no wasm until it is pressed, then the right answer', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage('poster', `<compaction-playground id="p" autorun="false" flags="1001101001" method="scan" panels="result"></compaction-playground>`);
+  const { page, fetched } = await open(url, { wait: false });
+  try {
+    await page.waitForSelector('#p >> [data-testid="poster-run"]');
+    await page.waitForTimeout(500);
+    assert.deepEqual(fetched, ['compaction-playground.js']);
+    const text = await page.$eval('#p', (e) => e.shadowRoot.querySelector('[data-testid="poster"]').textContent);
+    assert.match(text, /1 0 0 1 1 0 1 0 0 1/);
+    assert.match(text, /10 flags, method scan/);
+    const before = await page.$eval('#p', (e) => e.getBoundingClientRect().height);
+    await page.click('#p >> [data-testid="poster-run"]');
+    await ready(page);
+    assert.deepEqual((await results(page, '#p')).indices, [0, 3, 4, 6, 9]);
+    assert.ok(fetched.includes('compaction_playground_bg.wasm'));
+    assert.equal(await page.$eval('#p', (e) => e.getBoundingClientRect().height), before, 'the poster held the size of what replaced it');
+  } finally {
+    await page.close();
+  }
+});
+
+test('panels="scan" fetches the loader, the playground, the scan panel and the wasm: within 200 KB gzip, no other panel', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage('scan-only', `<compaction-playground id="s" flags="1001101001" method="scan" panels="scan"></compaction-playground>`);
+  const { page, fetched } = await open(url);
+  try {
+    await idle(page);
+    const bytes = await total(fetched);
+    console.log(`panels="scan": ${fetched.length} files, ${kib(bytes)} gzip`);
+    assert.ok(bytes <= PANEL_BUDGET, `${kib(bytes)} > ${kib(PANEL_BUDGET)}`);
+    const graph = JSON.parse(await readFile(path.join(DIST, '..', 'target', 'dist-graph.json'), 'utf8'));
+    const panelFile = (p) => graph.entries[`www/panels/${p}/index.js`];
+    assert.ok(fetched.includes(panelFile('scan')));
+    for (const p of PANELS.filter((x) => x !== 'scan')) assert.ok(!fetched.includes(panelFile(p)), `${p}'s chunk was fetched`);
+    assert.ok(!fetched.includes(graph.entries['www/i18n/es.js']), 'one language');
+    // Built only what shows: no other card has content.
+    const built = await page.$eval('#s', (e) => [...e.shadowRoot.querySelectorAll('[data-panel]:not([aria-busy])')].map((c) => c.dataset.panel));
+    assert.deepEqual(built, ['scan']);
+  } finally {
+    await page.close();
+  }
+});
+
+/** Every keydown/keypress/keyup that reaches the host's window or document, from inside an element. */
+function spyKeys() {
+  window.__keys = [];
+  for (const [target, name] of [
+    [window, 'window'],
+    [document, 'document'],
+  ]) {
+    for (const type of ['keydown', 'keypress', 'keyup']) target.addEventListener(type, (e) => window.__keys.push(`${name}:${type}:${e.key}`));
+  }
+}
+
+test('keys stay inside: every key the element binds and every key typed in its inputs stop there; Tab and Escape reach the site', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage('keys', `<compaction-playground id="k" flags="1001101001" method="scan" panels="editor scan"></compaction-playground>`);
+  const { page } = await open(url);
+  try {
+    await page.evaluate(spyKeys);
+    const heard = async (focus, keys) => {
+      await page.evaluate(() => {
+        window.__keys = [];
+      });
+      await page.focus(focus);
+      for (const k of keys) await page.keyboard.press(k);
+      return page.evaluate(() => window.__keys);
+    };
+    // The stepper's shortcuts on its buttons, the scrubber's own keys.
+    assert.deepEqual(await heard('#k >> [data-testid="step-forward"]', ['ArrowRight', 'ArrowLeft', 'End', 'Home', 'p', 'p', '+', '-', 'Enter', ' ']), []);
+    assert.deepEqual(await heard('#k >> [data-testid="scrubber"]', ['ArrowRight', 'ArrowLeft', 'PageUp', 'PageDown', 'Home', 'End']), []);
+    // The flag grid: arrows, Home/End, Space and Enter.
+    assert.deepEqual(await heard('#k >> [data-testid="flag-cell"] >> nth=0', ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp', 'End', 'Home', ' ', 'Enter']), []);
+    // Typing in the flags box: `/` (VitePress' search), `p`/`n` (Material's pages), `s`, `?`, arrows.
+    assert.deepEqual(await heard('#k >> [data-testid="flag-text"]', ['/', 'p', 'n', 's', '?', 'ArrowLeft', 'ArrowRight', 'Home', 'End', '1', 'Backspace']), []);
+    assert.match(await page.$eval('#k', (e) => e.shadowRoot.querySelector('[data-testid="flag-text"]').value), /\/pns\?/, 'the keys were typed');
+    assert.deepEqual(await heard('#k >> [data-testid="size"]', ['ArrowUp', 'ArrowDown', '5', 'Backspace']), []);
+    assert.deepEqual(await heard('#k >> [data-testid="step-speed"]', ['ArrowDown', 'ArrowUp']), []);
+    // What the element does not use goes on to the site.
+    const passed = await heard('#k >> [data-testid="preset-none"]', ['Escape', 'n']);
+    for (const k of ['window:keydown:Escape', 'document:keydown:Escape', 'window:keydown:n', 'document:keydown:n', 'document:keyup:n']) assert.ok(passed.includes(k), `${k} reached the site: ${passed}`);
+    const tab = await heard('#k >> [data-testid="flag-text"]', ['Tab']);
+    assert.ok(tab.includes('document:keydown:Tab'), `Tab reached the site: ${tab}`);
+    // And the keys did what they do inside: the stepper moved (the scrubber's End last).
+    assert.equal(await page.$eval('#k', (e) => e.step), 13);
+  } finally {
+    await page.close();
+  }
+});
+
+/** The page's cumulative layout shift so far (shifts within 500 ms of input excluded, as CLS does). */
+function layoutShift() {
+  return new Promise((resolve) => {
+    let sum = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => resolve(sum), 200);
+  });
+}
+
+test('no layout shift: the element reserves its size before it loads, and a run does not move it (index.html and a docs page)', { timeout: TEST_TIMEOUT }, async () => {
+  const docs = await hostPage(
+    'cls',
+    `<h1>Compaction</h1><p>A paragraph above.</p><compaction-playground id="c" flags="1001101001" method="scan" panels="editor result scan"></compaction-playground>${filler(20)}`,
+    '<link rel="stylesheet" href="../assets/playground/compaction-playground-reserve.css">',
+  );
+  for (const [what, url] of [
+    ['index.html', `${site.assetsUrl}index.html`],
+    ['a docs page', docs],
+  ]) {
+    const { page } = await open(url);
+    try {
+      await idle(page);
+      // A run the page starts (no input): the progress overlays, nothing moves.
+      await page.$eval('compaction-playground', (e) => e.setAttribute('flags', '1011001110'));
+      await page.waitForFunction(() => document.querySelector('compaction-playground').result?.count === 6);
+      await idle(page);
+      const cls = await page.evaluate(layoutShift);
+      console.log(`${what}: cumulative layout shift ${cls.toFixed(4)}`);
+      assert.ok(cls <= 0.05, `${what}: CLS ${cls}`);
+    } finally {
+      await page.close();
+    }
+  }
+});
+
+test('the reserved size is the real one: every panel alone, the default set and all panels, before and after the code arrives', { timeout: TEST_TIMEOUT }, async () => {
+  const sets = [...PANELS.map((p) => [p]), null, PANELS];
+  const pages = [];
+  for (const set of sets) {
+    const attr = set ? ` panels="${set.join(' ')}"` : '';
+    const method = set?.length === 1 && set[0] === 'tiles' ? 'lookback' : 'scan';
+    pages.push([set?.join(' ') ?? '(default)', await hostPage(`reserve-${set ? set.join('-') : 'default'}`, `<compaction-playground id="r" flags="1001101001" method="${method}"${attr}></compaction-playground>`)]);
+  }
+  for (const [what, url] of pages) {
+    const { page } = await newLoggedPage(browser);
+    page.setDefaultTimeout(READY_MS);
+    await page.setViewportSize({ width: 1100, height: 800 });
+    // Hold the playground's code back to measure the placeholder.
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route('**/cp-mount.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(url);
+      await page.waitForFunction(() => document.querySelector('#r').shadowRoot.querySelector('.card'));
+      const before = await page.$eval('#r', (e) => e.getBoundingClientRect().height);
+      release();
+      await ready(page);
+      if (what.includes('order') || what === '(default)') {
+        // The order panel runs once it is in view: its result is part of what is reserved.
+        await page.$eval('#r', (e) => e.shadowRoot.querySelector('[data-panel="order"]').scrollIntoView());
+        await page.waitForFunction(() => document.querySelector('#r').shadowRoot.querySelector('[data-testid="order-row"]'));
+      }
+      await idle(page);
+      const shown = await page.$eval('#r', (e) => {
+        const em = parseFloat(getComputedStyle(e).fontSize);
+        const height = e.getBoundingClientRect().height / em;
+        // What the content alone would take, without the reservation.
+        e.reserveSheet.replaceSync('');
+        return { em, height, natural: e.getBoundingClientRect().height / em };
+      });
+      const reserved = before / shown.em;
+      console.log(`${what}: reserved ${reserved.toFixed(2)} em, shown ${shown.height.toFixed(2)} em, content ${shown.natural.toFixed(2)} em`);
+      assert.ok(shown.height - reserved <= 0.25, `${what}: the element grew by ${(shown.height - reserved).toFixed(2)} em once loaded`);
+      assert.ok(shown.natural >= 0.85 * reserved, `${what}: ${reserved.toFixed(2)} em reserved for ${shown.natural.toFixed(2)} em of content`);
+    } finally {
+      await page.close();
+    }
+  }
+});
+
+test('quiet: no status line and no language switch, but alerts still show; one no-WebGPU notice for a page of three', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage(
+    'quiet',
+    `<compaction-playground id="a" flags="101" panels="result"></compaction-playground>
+     <compaction-playground id="b" flags="011" panels="result" quiet></compaction-playground>
+     <compaction-playground id="c" flags="111" panels="result"></compaction-playground>`,
+  );
+  const noGpu = await launchBrowser({ webgpu: false });
+  try {
+    const page = await noGpu.newPage();
+    page.setDefaultTimeout(READY_MS);
+    await page.goto(url);
+    await ready(page);
+    const info = await page.evaluate(() =>
+      ['a', 'b', 'c'].map((id) => {
+        const root = document.getElementById(id).shadowRoot;
+        const visible = (sel) => {
+          const el = root.querySelector(sel);
+          return Boolean(el && el.offsetParent !== null);
+        };
+        return { id, notice: visible('[data-testid="fallback-reason"]'), row: visible('.status-row'), lang: visible('[data-testid="lang-select"]'), backend: document.getElementById(id).backend };
+      }),
+    );
+    assert.deepEqual(info, [
+      { id: 'a', notice: true, row: true, lang: true, backend: 'cpu' },
+      { id: 'b', notice: false, row: false, lang: false, backend: 'cpu' },
+      { id: 'c', notice: false, row: true, lang: true, backend: 'cpu' },
+    ]);
+    // The first leaves: the next one explains.
+    await page.$eval('#a', (e) => e.remove());
+    await page.waitForFunction(() => document.getElementById('b').shadowRoot.querySelector('[data-testid="fallback-reason"]').offsetParent !== null);
+    // A quiet element still says what went wrong.
+    await page.$eval('#b', (e) => e.setAttribute('method', 'nonsense'));
+    await page.waitForFunction(() => /Unknown method/.test(document.getElementById('b').shadowRoot.querySelector('[data-testid="alerts"]').textContent));
+  } finally {
+    await noGpu.close();
+  }
+});
