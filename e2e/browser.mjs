@@ -34,11 +34,7 @@ const COMMON_ARGS = [
 //                                 pick SwiftShader explicitly and allow it even
 //                                 on a machine that has a real GPU.
 // (`--disable-gpu` alone does not stop WebGPU, but do not add it here anyway.)
-export const WEBGPU_ARGS = [
-  '--enable-unsafe-webgpu',
-  '--use-webgpu-adapter=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
 
 // No WebGPU at all: with no GPU process and no software fallback there is no
 // adapter, even if someone adds --enable-unsafe-webgpu. Verified with Debian

@@ -90,7 +90,11 @@ test('npm pack gives a package that a docs project installs and imports as `comp
     const names = packed.files.map((f) => f.path).sort();
     for (const f of ELEMENT_FILES) assert.ok(names.includes(`dist/${f}`), `the package has dist/${f}`);
     assert.ok(names.includes('docs/embedding.md') && names.includes('package.json'));
-    assert.deepEqual(names.filter((n) => /^(src|www|e2e|scripts|shaders|tests)\//.test(n)), [], 'only what a docs site needs');
+    assert.deepEqual(
+      names.filter((n) => /^(src|www|e2e|scripts|shaders|tests)\//.test(n)),
+      [],
+      'only what a docs site needs',
+    );
 
     const project = path.join(work, 'docs-site');
     await mkdir(project);
@@ -102,7 +106,10 @@ test('npm pack gives a package that a docs project installs and imports as `comp
     assert.equal(path.relative(project, entry), path.join('node_modules', 'compaction-playground', 'dist', 'compaction-playground.js'));
     for (const sub of ['compaction-playground/embed.html', 'compaction-playground/reserve.css', 'compaction-playground/package.json']) require.resolve(sub);
     // No stylesheet of the element's for a bundler to take as the site's: its styles are in its modules.
-    assert.deepEqual(names.filter((n) => n.endsWith('.css') && !/^dist\/(page|embed|compaction-playground-reserve)\.css$/.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => n.endsWith('.css') && !/^dist\/(page|embed|compaction-playground-reserve)\.css$/.test(n)),
+      [],
+    );
     // A static site's server-side render imports it without a DOM: nothing breaks.
     const module = await import(entry);
     assert.equal(typeof module.kernels, 'function');
@@ -152,7 +159,10 @@ test('examples/plain-html works as written, with dist/ copied next to it', { tim
     }));
     assert.equal(styled.accent, 'rgb(138, 28, 74)');
     assert.match(styled.shadow, /rgba\(0, 0, 0, 0\.15\)/);
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await close();
   }
@@ -161,7 +171,10 @@ test('examples/plain-html works as written, with dist/ copied next to it', { tim
 test('the iframe route: embed.html#<state> shows that state with the panels and theme asked for', { timeout: TEST_TIMEOUT }, async () => {
   const hash = 'flags=b10.WQI&method=lookback&step=3&panels=result%20tiles&theme=dark';
   const src = `${site.assetsUrl}embed.html#${hash}`;
-  await site.write('docs/guide/iframe.html', `<!doctype html><html lang="en"><head>${CSP}<title>iframe</title></head><body><h1>Docs</h1><iframe src="${src}" title="playground" width="900" height="900"></iframe></body></html>`);
+  await site.write(
+    'docs/guide/iframe.html',
+    `<!doctype html><html lang="en"><head>${CSP}<title>iframe</title></head><body><h1>Docs</h1><iframe src="${src}" title="playground" width="900" height="900"></iframe></body></html>`,
+  );
   const { page, log, close } = await newPage();
   try {
     await page.goto(site.url('guide/iframe.html'));
@@ -226,7 +239,10 @@ test('"Copy embed code" on the full page gives an element and an iframe that rep
     } finally {
       await framed.close();
     }
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await close();
   }

@@ -26,7 +26,8 @@ after(async () => {
   await new Promise((resolve) => server?.server.close(resolve));
 });
 
-const inShadow = (page, fn, arg) => page.evaluate(([source, a]) => new Function('root', 'arg', `return (${source})(root, arg)`)(document.querySelector('compaction-playground').shadowRoot, a), [fn.toString(), arg]);
+const inShadow = (page, fn, arg) =>
+  page.evaluate(([source, a]) => new Function('root', 'arg', `return (${source})(root, arg)`)(document.querySelector('compaction-playground').shadowRoot, a), [fn.toString(), arg]);
 
 async function preset(page, name, n) {
   await page.fill('[data-testid="size"]', String(n));
@@ -59,7 +60,11 @@ test('the atomic view: four-digit slots fit their cells; the repeat table at 5 0
       return all.map((c) => ({ text: c.querySelector('.slot-v').textContent, over: c.scrollWidth > c.clientWidth }));
     });
     assert.ok(cells.some((c) => c.text.length >= 4));
-    assert.deepEqual(cells.filter((c) => c.over), [], 'no slot number overflows its cell');
+    assert.deepEqual(
+      cells.filter((c) => c.over),
+      [],
+      'no slot number overflows its cell',
+    );
 
     await preset(page, 'random', 5000);
     await page.evaluate(() => {
@@ -76,7 +81,10 @@ test('the atomic view: four-digit slots fit their cells; the repeat table at 5 0
     await page.click('[data-testid="repeat-run"]');
     await idle(page);
     const seen = await page.evaluate(() => window.seen);
-    assert.ok(seen.some((s) => /Run \d of 3/.test(s.text) && s.inView), JSON.stringify(seen.slice(0, 3)));
+    assert.ok(
+      seen.some((s) => /Run \d of 3/.test(s.text) && s.inView),
+      JSON.stringify(seen.slice(0, 3)),
+    );
     const fit = await inShadow(page, (root) => {
       const table = root.querySelector('[data-testid="repeat-table"]');
       const hash = root.querySelector('[data-testid="repeat-hash-scan"]').getBoundingClientRect();

@@ -138,7 +138,11 @@ test('the host page is unchanged by two playgrounds: every computed style of its
       await idle(full);
       const a = await bare.evaluate(hostStyles);
       const b = await full.evaluate(hostStyles);
-      assert.deepEqual(b.map((x) => x.el), a.map((x) => x.el), 'the same host elements');
+      assert.deepEqual(
+        b.map((x) => x.el),
+        a.map((x) => x.el),
+        'the same host elements',
+      );
       for (let k = 0; k < a.length; k++) {
         const differ = Object.keys(a[k].style).filter((p) => a[k].style[p] !== b[k].style[p]);
         assert.deepEqual(differ, [], `${theme}: ${a[k].el} styled differently with the playgrounds: ${differ.map((p) => `${p}: ${a[k].style[p]} -> ${b[k].style[p]}`).join('; ')}`);
@@ -151,7 +155,10 @@ test('the host page is unchanged by two playgrounds: every computed style of its
     // The host's variables (--card: hotpink, --radius: 0) do not reach inside.
     const card = await full.$eval('#first', (e) => getComputedStyle(e.shadowRoot.querySelector('.card')).backgroundColor);
     assert.equal(card, 'rgb(26, 29, 32)', 'the dark card, not the host --card');
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await bare.close();
     await full.close();
@@ -167,7 +174,10 @@ test('two elements: their own answers, one shared GPU device, documented events,
     const first = await results(page, '#first');
     assert.equal(first.backend, 'gpu', log.join('\n'));
     assert.equal(first.method, 'atomic');
-    assert.deepEqual([...first.indices].sort((x, y) => x - y), compact([1, 0, 2, 0, 1]));
+    assert.deepEqual(
+      [...first.indices].sort((x, y) => x - y),
+      compact([1, 0, 2, 0, 1]),
+    );
     // The second shows the scan stepper alone: its run is its `result`, the indices its hash.
     const second = await page.$eval('#second', (e) => e.result);
     assert.equal(second.method, 'scan');
@@ -203,7 +213,10 @@ test('two elements: their own answers, one shared GPU device, documented events,
     assert.deepEqual([...new Set(after.map((e) => e.id))], ['first'], 'no event from the other element');
     assert.deepEqual(after.find((e) => e.type === 'change').detail, { method: 'atomic', n: 6, visible: 3, flags: [1, 1, 0, 0, 0, 1], preset: null, source: 'attribute' });
     assert.equal(after.find((e) => e.type === 'result').detail.count, 3);
-    assert.deepEqual([...(await results(page, '#first')).indices].sort((x, y) => x - y), [0, 1, 5]);
+    assert.deepEqual(
+      [...(await results(page, '#first')).indices].sort((x, y) => x - y),
+      [0, 1, 5],
+    );
     assert.equal((await page.$eval('#second', (e) => e.result)).hash, fnv1a([0, 3, 4, 6, 9]), 'the other element kept its answer');
     assert.equal(await page.$eval('#first', (e) => e.flags), '110001', 'the property mirrors the state');
 
@@ -228,7 +241,7 @@ test('two elements: their own answers, one shared GPU device, documented events,
     await page.$eval('#first', (e) => e.setAttribute('panels', 'result tiles'));
     await idle(page);
     assert.deepEqual(await shown('first'), ['result', 'tiles']);
-    assert.ok(await page.$eval('#first', (e) => e.shadowRoot.querySelectorAll('[data-testid="tile"]').length) > 0, 'the tile view appeared with its tiles');
+    assert.ok((await page.$eval('#first', (e) => e.shadowRoot.querySelectorAll('[data-testid="tile"]').length)) > 0, 'the tile view appeared with its tiles');
     // A bad attribute: said inside that element, nothing lost.
     await page.$eval('#first', (e) => e.setAttribute('flags', '1 0 x'));
     await page.waitForFunction(() => /flags attribute could not be read/.test(document.getElementById('first').shadowRoot.textContent));
@@ -236,7 +249,10 @@ test('two elements: their own answers, one shared GPU device, documented events,
     assert.deepEqual(await alertsOf(page, 'second'), []);
 
     assert.equal(page.url(), url, 'the host URL is untouched');
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await page.close();
   }
@@ -282,10 +298,11 @@ test('keys stay with the host unless focus is inside an element; the host’s er
 test('theme: host light with the OS dark gives light, host dark gives dark, and it follows the host’s switch', { timeout: TEST_TIMEOUT }, async () => {
   const { page } = await openHost('guide/index.html', { colorScheme: 'dark' });
   try {
-    const cardColours = (id) => page.$eval(`#${id}`, (e) => {
-      const cs = getComputedStyle(e.shadowRoot.querySelector('.card'));
-      return { background: cs.backgroundColor, color: cs.color };
-    });
+    const cardColours = (id) =>
+      page.$eval(`#${id}`, (e) => {
+        const cs = getComputedStyle(e.shadowRoot.querySelector('.card'));
+        return { background: cs.backgroundColor, color: cs.color };
+      });
     for (const id of ['first', 'second']) {
       await waitTheme(page, id, 'light');
       assert.deepEqual(await cardColours(id), { background: 'rgb(255, 255, 255)', color: 'rgb(29, 31, 34)' });
@@ -364,9 +381,16 @@ test('removed, an element leaves nothing running; put back, it starts again wher
     });
     await ready(page);
     const r = await results(page, '#first');
-    assert.deepEqual([...r.indices].sort((x, y) => x - y), [0, 1, 2], 'the flags it had');
+    assert.deepEqual(
+      [...r.indices].sort((x, y) => x - y),
+      [0, 1, 2],
+      'the flags it had',
+    );
     assert.equal(await page.$eval('#second', (e) => e.resolvedTheme), 'dark');
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await page.close();
   }

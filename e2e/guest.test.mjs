@@ -35,7 +35,10 @@ const filler = (n) => Array.from({ length: n }, (_, k) => `<p>Paragraph ${k} of 
 
 /** Writes docs/guide/<name>.html: the host theme, the loader, `body`. */
 async function hostPage(name, body, head = '') {
-  await site.write(`docs/guide/${name}.html`, `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8">${CSP}<title>${name}</title><link rel="stylesheet" href="../theme.css">${head}${LOADER}</head><body><main class="content">${body}</main></body></html>`);
+  await site.write(
+    `docs/guide/${name}.html`,
+    `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8">${CSP}<title>${name}</title><link rel="stylesheet" href="../theme.css">${head}${LOADER}</head><body><main class="content">${body}</main></body></html>`,
+  );
   return site.url(`guide/${name}.html`);
 }
 
@@ -80,7 +83,10 @@ test('a page with the site-wide include and no element fetches only the loader, 
 });
 
 test('an element below the fold fetches nothing until it is within about one viewport; then it starts, once per page', { timeout: TEST_TIMEOUT }, async () => {
-  const url = await hostPage('below', `<h1>Below the fold</h1>${filler(80)}<compaction-playground id="low" flags="1101" method="scan" panels="result"></compaction-playground>${filler(10)}<compaction-playground id="low2" flags="0110" method="atomic" panels="result"></compaction-playground>`);
+  const url = await hostPage(
+    'below',
+    `<h1>Below the fold</h1>${filler(80)}<compaction-playground id="low" flags="1101" method="scan" panels="result"></compaction-playground>${filler(10)}<compaction-playground id="low2" flags="0110" method="atomic" panels="result"></compaction-playground>`,
+  );
   const { page, fetched, log } = await open(url, { wait: false });
   try {
     await page.waitForLoadState('networkidle');
@@ -100,7 +106,10 @@ test('an element below the fold fetches nothing until it is within about one vie
     const count = (f) => fetched.filter((x) => x === f).length;
     assert.equal(count('compaction_playground_bg.wasm'), 1, 'the wasm once for two elements');
     assert.equal(count('cp-mount.js'), 1);
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await page.close();
   }
@@ -212,7 +221,8 @@ test('keys stay inside: every key the element binds and every key typed in its i
     assert.deepEqual(await heard('#k >> [data-testid="step-speed"]', ['ArrowDown', 'ArrowUp']), []);
     // What the element does not use goes on to the site.
     const passed = await heard('#k >> [data-testid="preset-none"]', ['Escape', 'n']);
-    for (const k of ['window:keydown:Escape', 'document:keydown:Escape', 'window:keydown:n', 'document:keydown:n', 'document:keyup:n']) assert.ok(passed.includes(k), `${k} reached the site: ${passed}`);
+    for (const k of ['window:keydown:Escape', 'document:keydown:Escape', 'window:keydown:n', 'document:keydown:n', 'document:keyup:n'])
+      assert.ok(passed.includes(k), `${k} reached the site: ${passed}`);
     const tab = await heard('#k >> [data-testid="flag-text"]', ['Tab']);
     assert.ok(tab.includes('document:keydown:Tab'), `Tab reached the site: ${tab}`);
     // And the keys did what they do inside: the stepper moved (the scrubber's End last).
@@ -265,7 +275,10 @@ test('the reserved size is the real one: every panel alone, the default set and 
   for (const set of sets) {
     const attr = set ? ` panels="${set.join(' ')}"` : '';
     const method = set?.length === 1 && set[0] === 'tiles' ? 'lookback' : 'scan';
-    pages.push([set?.join(' ') ?? '(default)', await hostPage(`reserve-${set ? set.join('-') : 'default'}`, `<compaction-playground id="r" flags="1001101001" method="${method}"${attr}></compaction-playground>`)]);
+    pages.push([
+      set?.join(' ') ?? '(default)',
+      await hostPage(`reserve-${set ? set.join('-') : 'default'}`, `<compaction-playground id="r" flags="1001101001" method="${method}"${attr}></compaction-playground>`),
+    ]);
   }
   for (const [what, url] of pages) {
     const { page } = await newLoggedPage(browser);

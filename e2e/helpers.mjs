@@ -63,9 +63,7 @@ export async function typeFlags(page, text) {
 }
 
 export async function flagCells(page) {
-  return page.$$eval('[data-testid="flag-cell"]', (els) =>
-    els.map((e) => ({ index: Number(e.dataset.index), value: Number(e.dataset.value), pressed: e.getAttribute('aria-pressed') })),
-  );
+  return page.$$eval('[data-testid="flag-cell"]', (els) => els.map((e) => ({ index: Number(e.dataset.index), value: Number(e.dataset.value), pressed: e.getAttribute('aria-pressed') })));
 }
 
 export async function stepLabel(page) {
@@ -96,10 +94,7 @@ export async function scrubTo(page, k) {
 
 /** The values shown in a stepper row: `{ [i]: value }` keyed by the cell's index. */
 export async function rowValues(page, row) {
-  return page.$$eval(
-    `[data-testid="diagram"] [data-testid="cell"][data-row="${row}"]`,
-    (els) => Object.fromEntries(els.map((e) => [Number(e.dataset.i), Number(e.dataset.value)])),
-  );
+  return page.$$eval(`[data-testid="diagram"] [data-testid="cell"][data-row="${row}"]`, (els) => Object.fromEntries(els.map((e) => [Number(e.dataset.i), Number(e.dataset.value)])));
 }
 
 /** The page's uncaught errors (console.error from a 404 favicon etc. are not). */

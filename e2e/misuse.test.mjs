@@ -209,7 +209,7 @@ test('8: maxFlags is the page’s limit too, and one more is refused in millisec
       const big = new Uint32Array(pg.maxFlags + 1);
       const before = window.wasmMemory.buffer.byteLength;
       const t0 = performance.now();
-      let kinds = [];
+      const kinds = [];
       for (const call of [() => pg.setFlags(big), () => presetFlags('all', pg.maxFlags + 1, 0, 0)]) {
         try {
           call();
@@ -246,7 +246,7 @@ test('2, 4, 12: events reach only their own playground; create() from the device
       const { Playground } = window.api;
       const heard = { one: [], two: [], three: [] };
       let reopened = null;
-      const one = await Playground.create((kind) => {
+      const _one = await Playground.create((kind) => {
         heard.one.push(kind);
         // Recovering from inside the callback, as a page would.
         if (kind === 'device-lost') reopened = Playground.create((k) => heard.three.push(k));
@@ -254,7 +254,7 @@ test('2, 4, 12: events reach only their own playground; create() from the device
       const two = await Playground.create((kind) => heard.two.push(kind));
       const shared = window.devices.length;
       two.setFlags(new Uint32Array([1, 0, 1]));
-      window.devices.forEach((d) => d.destroy());
+      for (const d of window.devices) d.destroy();
       await new Promise((r) => setTimeout(r, 500));
       let afterLoss;
       try {
@@ -276,7 +276,7 @@ test('2, 4, 12: events reach only their own playground; create() from the device
       const r = await three.run('scan');
       const heardBefore = JSON.parse(JSON.stringify(heard));
       // The new device's loss reaches the new playground only; the freed one hears nothing.
-      window.devices.forEach((d) => d.destroy());
+      for (const d of window.devices) d.destroy();
       await new Promise((r) => setTimeout(r, 500));
       return { shared, heardBefore, heard, afterLoss, setAfter, indices: Array.from(r.indices), backend: three.backend };
     });
@@ -302,14 +302,24 @@ test('9: a link that names no flags keeps the visitor’s flags; every ignored p
     });
     await page.waitForFunction(() => document.querySelector('compaction-playground').method === 'atomic');
     await idle(page);
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 1, 0, 0, 1, 0, 1], 'the typed flags stay');
-    assert.deepEqual([...(await results(page)).indices].sort((a, b) => a - b), [0, 1, 4, 6]);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      [1, 1, 0, 0, 1, 0, 1],
+      'the typed flags stay',
+    );
+    assert.deepEqual(
+      [...(await results(page)).indices].sort((a, b) => a - b),
+      [0, 1, 4, 6],
+    );
     assert.match(await page.textContent('[data-testid="alert-hash"]'), /ignored: “colour=blue”/);
     await page.evaluate(() => {
       location.hash = '#garbage%%%';
     });
     await page.waitForFunction(() => /“garbage%%%”/.test(document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="alert-hash"]')?.textContent ?? ''));
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 1, 0, 0, 1, 0, 1]);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      [1, 1, 0, 0, 1, 0, 1],
+    );
     assert.deepEqual(traps(log), []);
   } finally {
     await page.close();
@@ -370,7 +380,9 @@ test('soak: 1 000 compactions in one page keep memory flat and do not slow down'
       return { memory, first: mean(times.slice(100, 200)), last: mean(times.slice(900)), heap: performance.memory?.usedJSHeapSize ?? null };
     }, expected);
     const mib = (b) => (b / 2 ** 20).toFixed(1);
-    console.log(`soak: wasm memory ${out.memory.map(mib).join(' → ')} MiB; mean run ${out.first.toFixed(2)} ms (runs 100-199) → ${out.last.toFixed(2)} ms (runs 900-999); JS heap ${out.heap ? mib(out.heap) : '?'} MiB`);
+    console.log(
+      `soak: wasm memory ${out.memory.map(mib).join(' → ')} MiB; mean run ${out.first.toFixed(2)} ms (runs 100-199) → ${out.last.toFixed(2)} ms (runs 900-999); JS heap ${out.heap ? mib(out.heap) : '?'} MiB`,
+    );
     // Pools grow while each method meets its first arrays, then stay.
     assert.equal(out.memory.at(-1), out.memory[5], 'wasm memory is flat over the last 500 runs');
     assert.ok(out.memory.at(-1) <= 2 * out.memory[0], 'and at most twice what it was after the first run');

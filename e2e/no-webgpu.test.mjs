@@ -59,7 +59,10 @@ test('no adapter: the page says so, compacts on the CPU reference and still step
     await idle(page);
     const flags = ARTICLE.slice();
     flags[2] = 1;
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      flags,
+    );
     assert.deepEqual((await results(page)).indices, compact(flags));
     assert.equal((await stepLabel(page)).step, 6, 'the step survives an edit');
     assert.deepEqual(await rowValues(page, 'after'), Object.fromEntries(scanLevels(flags)[0].steps[5].map((v, i) => [i, v])));
@@ -74,10 +77,16 @@ test('no navigator.gpu: the page says so and runs the CPU reference', { timeout:
   try {
     await assertCpuReference(page, 'no-webgpu', /navigator\.gpu is missing/);
     // The link's state still applies: flags 1001, atomic, step 3.
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 0, 1]);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      [1, 0, 0, 1],
+    );
     const r = await results(page);
     assert.equal(r.method, 'atomic');
-    assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 3]);
+    assert.deepEqual(
+      [...r.indices].sort((a, b) => a - b),
+      [0, 3],
+    );
     assert.equal((await stepLabel(page)).step, 3);
     await page.fill('[data-testid="repeat-count"]', '2');
     await page.click('[data-testid="repeat-run"]');
@@ -94,8 +103,14 @@ test('<compaction-playground> embeds in another page with its own flags and meth
   try {
     const r = await results(page);
     assert.equal(r.method, 'atomic');
-    assert.deepEqual([...r.indices].sort((a, b) => a - b), [0, 2, 4]);
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), [1, 0, 2, 0, 1]);
+    assert.deepEqual(
+      [...r.indices].sort((a, b) => a - b),
+      [0, 2, 4],
+    );
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      [1, 0, 2, 0, 1],
+    );
     assert.equal(await page.evaluate(() => location.hash), '');
     // Its styles live in its shadow root, as constructable sheets: nothing was added to the host's <head>, no <link> anywhere.
     assert.equal(await page.evaluate(() => document.head.querySelectorAll('link, style').length), 0);

@@ -53,9 +53,13 @@ export function scanLevels(flags) {
     for (let b = 0; b < blocks; b++) {
       const part = loaded.slice(b * BLOCK, (b + 1) * BLOCK);
       const states = hillisSteele(part);
-      states.forEach((s, k) => steps[k].push(...s.slice(0, part.length)));
+      states.forEach((s, k) => {
+        steps[k].push(...s.slice(0, part.length));
+      });
       blockSums.push(states[8][BLOCK - 1]);
-      part.forEach((v, li) => blockPrefix.push(states[8][li] - v));
+      part.forEach((v, li) => {
+        blockPrefix.push(states[8][li] - v);
+      });
     }
     levels.push({ input, loaded, steps, blockSums, blockPrefix });
     if (loaded.length <= BLOCK) break;

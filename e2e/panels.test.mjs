@@ -32,7 +32,10 @@ async function downloaded(page, testid) {
 }
 
 function parseCsv(text) {
-  const [header, ...rows] = text.trim().split('\n').map((l) => l.split(','));
+  const [header, ...rows] = text
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   return rows.map((r) => Object.fromEntries(header.map((h, k) => [h, r[k]])));
 }
 
@@ -54,7 +57,11 @@ test('order panel: each method drawn in its draw order; state changes, inversion
       assert.equal(run.frames.length, scene.frames, run.method);
       const order = run.frames[0];
       // Every method draws exactly the visible instances.
-      assert.deepEqual([...order].sort((a, b) => a - b), sorted, run.method);
+      assert.deepEqual(
+        [...order].sort((a, b) => a - b),
+        sorted,
+        run.method,
+      );
       const row = rows.find((r) => r.method === run.method);
       assert.ok(row, run.method);
       const changes = materialChanges(order, scene.n, scene.groups);
@@ -104,9 +111,14 @@ test('benchmark panel: compile timed apart, a labelled timer, a table and two ch
     const timer = await page.$eval('[data-testid="bench-timer"]', (e) => ({ timer: e.dataset.timer, text: e.textContent }));
     assert.match(timer.text, timer.timer === 'gpu' ? /GPU timestamps/ : /wall clock/);
     const compiled = await page.$$eval('[data-testid="bench-compile-item"]', (els) => els.map((e) => ({ method: e.dataset.method, ms: Number(e.dataset.ms) })));
-    assert.deepEqual(compiled.map((c) => c.method), ['atomic', 'scan']);
+    assert.deepEqual(
+      compiled.map((c) => c.method),
+      ['atomic', 'scan'],
+    );
     assert.ok(compiled.every((c) => c.ms > 0));
-    const charts = await page.$$eval('[data-testid="bench-chart"] figure', (els) => els.map((f) => ({ field: f.dataset.field, series: f.querySelectorAll('.series').length, points: f.querySelectorAll('circle').length })));
+    const charts = await page.$$eval('[data-testid="bench-chart"] figure', (els) =>
+      els.map((f) => ({ field: f.dataset.field, series: f.querySelectorAll('.series').length, points: f.querySelectorAll('circle').length })),
+    );
     assert.deepEqual(charts, [
       { field: 'medianUs', series: 2, points: 4 },
       { field: 'gbps', series: 2, points: 4 },
@@ -121,7 +133,9 @@ test('benchmark panel: compile timed apart, a labelled timer, a table and two ch
         ['scan', 2048, 'exact'],
       ],
     );
-    csv.forEach((r, k) => assert.ok(Math.abs(Number(r.median_us) - Number(rows[k].us)) / Number(rows[k].us) < 1e-3));
+    csv.forEach((r, k) => {
+      assert.ok(Math.abs(Number(r.median_us) - Number(rows[k].us)) / Number(rows[k].us) < 1e-3);
+    });
 
     // Cancel: a longer run stops after the measurement in flight.
     await page.selectOption('[data-testid="bench-max"]', String(2 ** 14));
@@ -145,7 +159,9 @@ test('code panel: every module of every method is the files of shaders/ it names
     assert.deepEqual(methods, ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']);
     for (const method of methods) {
       await page.selectOption('[data-testid="code-method"]', method);
-      const modules = await page.$$eval('[data-testid="code-module"]', (els) => els.map((e) => ({ label: e.dataset.module, files: e.dataset.files.split(' '), code: e.querySelector('pre code').textContent })));
+      const modules = await page.$$eval('[data-testid="code-module"]', (els) =>
+        els.map((e) => ({ label: e.dataset.module, files: e.dataset.files.split(' '), code: e.querySelector('pre code').textContent })),
+      );
       assert.ok(modules.length >= 2, method);
       for (const m of modules) {
         const parts = await Promise.all(m.files.map((f) => readFile(path.join(REPO_ROOT, f), 'utf8')));
@@ -178,18 +194,30 @@ test('downloads: the flags, the run and both traces parse back equal to what was
     const expected = compact(flags);
     const f = JSON.parse((await downloaded(page, 'export-flags-json')).text);
     assert.deepEqual(f.flags, flags);
-    assert.deepEqual(parseCsv((await downloaded(page, 'export-flags-csv')).text).map((r) => Number(r.flag)), flags);
+    assert.deepEqual(
+      parseCsv((await downloaded(page, 'export-flags-csv')).text).map((r) => Number(r.flag)),
+      flags,
+    );
     const run = JSON.parse((await downloaded(page, 'export-result-json')).text);
     assert.deepEqual(run.indices, expected);
     assert.equal(run.hash, fnv1a(expected));
     assert.equal(run.instanceCount, (await results(page)).instanceCount);
-    assert.deepEqual(parseCsv((await downloaded(page, 'export-result-csv')).text).map((r) => Number(r.index)), expected);
+    assert.deepEqual(
+      parseCsv((await downloaded(page, 'export-result-csv')).text).map((r) => Number(r.index)),
+      expected,
+    );
     const scan = JSON.parse((await downloaded(page, 'export-scan-json')).text);
     const levels = scanLevels(flags);
-    assert.deepEqual(scan.levels[0].steps.map((s) => s.slice(0, flags.length)), levels[0].steps.map((s) => s.slice(0, flags.length)));
+    assert.deepEqual(
+      scan.levels[0].steps.map((s) => s.slice(0, flags.length)),
+      levels[0].steps.map((s) => s.slice(0, flags.length)),
+    );
     assert.deepEqual(scan.indices, expected);
     const scanCsv = parseCsv((await downloaded(page, 'export-scan-csv')).text).filter((r) => r.level === '0');
-    assert.deepEqual(scanCsv.map((r) => Number(r.prefix)), scan.levels[0].prefix);
+    assert.deepEqual(
+      scanCsv.map((r) => Number(r.prefix)),
+      scan.levels[0].prefix,
+    );
 
     await page.check('[data-testid="method-lookback"]');
     await idle(page);
@@ -198,7 +226,10 @@ test('downloads: the flags, the run and both traces parse back equal to what was
     assert.deepEqual(tiles.indices, expected);
     assert.deepEqual(tiles.tiles.aggregate, [expected.length]);
     const tileCsv = parseCsv((await downloaded(page, 'export-tiles-csv')).text);
-    assert.deepEqual(tileCsv.map((r) => [Number(r.aggregate), Number(r.exclusive), Number(r.inclusive)]), [[expected.length, 0, expected.length]]);
+    assert.deepEqual(
+      tileCsv.map((r) => [Number(r.aggregate), Number(r.exclusive), Number(r.inclusive)]),
+      [[expected.length, 0, expected.length]],
+    );
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

@@ -7,19 +7,7 @@ import assert from 'node:assert/strict';
 
 import { launchBrowser, newLoggedPage, startServer } from './browser.mjs';
 import { compact, exclusiveScan, fnv1a, scanLevels, testFlags, randomFlags, BLOCK } from './oracle.mjs';
-import {
-  TEST_TIMEOUT,
-  openPlayground,
-  idle,
-  ready,
-  results,
-  typeFlags,
-  flagCells,
-  stepLabel,
-  scrubTo,
-  rowValues,
-  pageErrors,
-} from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, ready, results, typeFlags, flagCells, stepLabel, scrubTo, rowValues, pageErrors } from './helpers.mjs';
 
 const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
 let server;
@@ -50,7 +38,11 @@ async function assertCompacted(page, flags, method, log = []) {
     assert.deepEqual(r.indices, shown, `${method} keeps the input order`);
     assert.equal(r.hash, fnv1a(expected), 'hash of the index buffer');
   } else {
-    assert.deepEqual([...r.indices].sort((a, b) => a - b), shown, `${method} finds exactly the visible indices`);
+    assert.deepEqual(
+      [...r.indices].sort((a, b) => a - b),
+      shown,
+      `${method} finds exactly the visible indices`,
+    );
   }
   return r;
 }
@@ -65,8 +57,14 @@ test('loads with the article example already compacted on the GPU', { timeout: T
     assert.match(backend.text, /GPU/);
     assert.equal(await page.$eval('[data-testid="fallback-reason"]', (e) => e.hidden), true);
     const cells = await flagCells(page);
-    assert.deepEqual(cells.map((c) => c.value), ARTICLE);
-    assert.deepEqual(cells.map((c) => c.pressed), ARTICLE.map((f) => String(f === 1)));
+    assert.deepEqual(
+      cells.map((c) => c.value),
+      ARTICLE,
+    );
+    assert.deepEqual(
+      cells.map((c) => c.pressed),
+      ARTICLE.map((f) => String(f === 1)),
+    );
     assert.equal((await stepLabel(page)).text, 'step 1 of 13');
     // The page runs under the CSP the issue asks for, with no inline styles.
     const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
@@ -118,11 +116,14 @@ test('clicking, dragging and the keyboard edit the flags; every edit is compacte
     await page.keyboard.press('Home');
     assert.equal(await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.activeElement.dataset.index), '0');
     await idle(page);
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      flags,
+    );
     await assertCompacted(page, flags, 'scan', log);
 
     // Drag: pressing on flag 5 (invisible) paints 5, 6, 7 visible.
-    const box = async (i) => (await cell(i).boundingBox());
+    const box = async (i) => await cell(i).boundingBox();
     const from = await box(5);
     const to = await box(7);
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -133,7 +134,10 @@ test('clicking, dragging and the keyboard edit the flags; every edit is compacte
     flags[6] = 1;
     flags[7] = 1;
     await idle(page);
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      flags,
+    );
     await assertCompacted(page, flags, 'scan', log);
     assert.match(await page.$eval('[data-testid="flag-summary"]', (e) => e.textContent), new RegExp(`${flags.filter((f) => f).length} visible`));
     assert.deepEqual(pageErrors(log), []);
@@ -287,7 +291,9 @@ test('hovering or focusing a cell highlights what its invocation reads and write
     await scrubTo(page, 10);
     await page.click('[data-testid="step-play"]');
     assert.equal(await page.getAttribute('[data-testid="step-play"]', 'aria-pressed'), 'true');
-    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="step-play"]').getAttribute('aria-pressed') === 'false', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="step-play"]').getAttribute('aria-pressed') === 'false', null, {
+      timeout: 20_000,
+    });
     assert.equal((await stepLabel(page)).step, 13);
     // The keyboard shortcut toggles play too.
     await page.focus('[data-testid="step-play"]'); // keys work while focus is inside the element
@@ -320,7 +326,10 @@ test('the URL keeps flags, method, step and block: a reload restores the same vi
   }
   const { page, log } = await openPlayground(browser, url, '');
   try {
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), flags);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      flags,
+    );
     assert.equal(await page.isChecked('[data-testid="method-aggregated"]'), true);
     await assertCompacted(page, flags, 'aggregated', log);
     const label = await stepLabel(page);
@@ -372,7 +381,10 @@ test('bad typed input keeps the text and shows the parse error; the flags stay',
     assert.equal(error.role, 'alert');
     assert.equal(await page.inputValue('[data-testid="flag-text"]'), '1, 0, x, 1');
     assert.equal(await page.getAttribute('[data-testid="flag-text"]', 'aria-invalid'), 'true');
-    assert.deepEqual((await flagCells(page)).map((c) => c.value), ARTICLE);
+    assert.deepEqual(
+      (await flagCells(page)).map((c) => c.value),
+      ARTICLE,
+    );
     // Fixing it applies it and clears the error.
     await typeFlags(page, '1, 0, 2, 1');
     assert.equal(await page.$eval('[data-testid="flag-text-error"]', (e) => e.textContent), '');
@@ -390,16 +402,28 @@ test('run ×R repeats the atomic methods beside the scan, whose hash never chang
     await typeFlags(page, flags.join(''));
     // Which slot each visible invocation got from atomicAdd: every slot once, each pointing at its flag.
     const slots = await page.$$eval('[data-testid="slot-cell"]', (els) => els.map((e) => ({ i: Number(e.dataset.i), slot: e.dataset.slot })));
-    const given = slots.filter((s) => s.slot !== '').map((s) => Number(s.slot)).sort((a, b) => a - b);
-    assert.deepEqual(given, compact(flags).map((_, k) => k));
-    assert.deepEqual(slots.filter((s) => s.slot !== '').map((s) => s.i), compact(flags));
+    const given = slots
+      .filter((s) => s.slot !== '')
+      .map((s) => Number(s.slot))
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      given,
+      compact(flags).map((_, k) => k),
+    );
+    assert.deepEqual(
+      slots.filter((s) => s.slot !== '').map((s) => s.i),
+      compact(flags),
+    );
 
     await page.fill('[data-testid="repeat-count"]', '3');
     await page.click('[data-testid="repeat-run"]');
     await idle(page);
     assert.equal(await page.locator('[data-testid="repeat-row"]').count(), 3);
     const scanHashes = await page.$$eval('[data-testid="repeat-hash-scan"]', (els) => els.map((e) => parseInt(e.textContent, 16)));
-    assert.deepEqual(scanHashes, [1, 2, 3].map(() => fnv1a(compact(flags))));
+    assert.deepEqual(
+      scanHashes,
+      [1, 2, 3].map(() => fnv1a(compact(flags))),
+    );
     for (const method of ['atomic', 'aggregated']) {
       assert.equal(await page.locator(`[data-testid="repeat-hash-${method}"]`).count(), 3);
       const verdict = await page.$eval(`[data-testid="verdict-${method}"]`, (e) => ({ text: e.textContent, distinct: Number(e.dataset.distinct) }));
@@ -469,7 +493,10 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
     await page.click('[data-testid="preset-clustered"]');
     await idle(page);
     const seen = await page.evaluate(() => window.progressSeen);
-    assert.ok(seen.some((label) => /Running scan on 1,048,576 flags on the GPU/.test(label)), `progress labels: ${JSON.stringify(seen)}`);
+    assert.ok(
+      seen.some((label) => /Running scan on 1,048,576 flags on the GPU/.test(label)),
+      `progress labels: ${JSON.stringify(seen)}`,
+    );
     assert.equal(await page.isHidden('[data-testid="progress"]'), true, 'progress hides when done');
     const r = await results(page);
     assert.equal(r.backend, 'gpu');
@@ -517,7 +544,9 @@ test('a lost device is reported, the page carries on with the CPU reference and 
         return request.apply(this, args);
       };
     });
-    await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
+    await page.evaluate(() => {
+      for (const d of window.devices) d.destroy();
+    });
     await page.waitForSelector('[data-testid="alert-device-lost"]');
     await page.waitForFunction(() => document.querySelector('compaction-playground').backend === 'cpu');
     const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
@@ -543,7 +572,9 @@ test('a lost device is reported, the page carries on with the CPU reference and 
     assert.equal(r.backend, 'gpu');
     assert.deepEqual(r.indices, [0, 1, 2, 3, 4, 6, 9], 'the same flags, back on the GPU');
     // Lost again: "Retry on the GPU" gets it back at once.
-    await page.evaluate(() => window.devices.forEach((d) => d.destroy()));
+    await page.evaluate(() => {
+      for (const d of window.devices) d.destroy();
+    });
     await page.waitForSelector('[data-testid="retry-gpu"]');
     await page.click('[data-testid="retry-gpu"]');
     await onGpu();

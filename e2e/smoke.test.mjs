@@ -67,7 +67,18 @@ test('server: serves the page with its MIME type, no-cache, and its CSP and fram
 });
 
 test('server: only what the page needs, from the repository: no .git, target, node_modules, scripts or dotfiles', async () => {
-  for (const p of ['/.git/config', '/.git/', '/target/release/compact', '/node_modules/playwright-core/package.json', '/package.json', '/scripts/serve.mjs', '/src/lib.rs', '/.gitignore', '/www/.hidden', '/Cargo.toml']) {
+  for (const p of [
+    '/.git/config',
+    '/.git/',
+    '/target/release/compact',
+    '/node_modules/playwright-core/package.json',
+    '/package.json',
+    '/scripts/serve.mjs',
+    '/src/lib.rs',
+    '/.gitignore',
+    '/www/.hidden',
+    '/Cargo.toml',
+  ]) {
     const res = await rawGet(repo.port, p);
     assert.equal(res.status, 404, `${p} -> ${res.status}`);
   }
@@ -112,13 +123,7 @@ test('server: 404 for a missing file', async () => {
 
 test('server: refuses path traversal', async () => {
   // fixtureDir's parent is the temp dir; the repo root's parent is /work or similar.
-  for (const p of [
-    '/../package.json',
-    '/../../etc/passwd',
-    '/%2e%2e/%2e%2e/etc/passwd',
-    '/scripts/..%2f..%2f..%2fetc%2fpasswd',
-    '/pkg/../../' + path.basename(fixtureDir) + '/index.html',
-  ]) {
+  for (const p of ['/../package.json', '/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/scripts/..%2f..%2f..%2fetc%2fpasswd', `/pkg/../../${path.basename(fixtureDir)}/index.html`]) {
     const res = await rawGet(p.startsWith('/pkg') ? fixture.port : repo.port, p);
     assert.ok(res.status === 403 || res.status === 400 || res.status === 404, `${p} -> ${res.status}`);
     assert.doesNotMatch(res.body.toString(), /root:|<title>fixture/, `${p} leaked a file`);

@@ -148,11 +148,7 @@ async function checkTileView(page, flags, states) {
       assert.equal(x.aggregateSource, 'cpu', 'aggregates are counted on the CPU');
       assert.equal(x.valueSource, states === 'gpu' ? 'gpu' : 'cpu');
       assert.equal(x.exclusiveSource, states === 'gpu' ? 'gpu' : 'cpu');
-      assert.deepEqual(
-        [x.run.exclusive, x.run.inclusive, x.run.first, x.run.last].map(Number),
-        [e.exclusive, e.inclusive, e.own[0], e.own[e.own.length - 1]],
-        `tile ${x.t}'s run in the output`,
-      );
+      assert.deepEqual([x.run.exclusive, x.run.inclusive, x.run.first, x.run.last].map(Number), [e.exclusive, e.inclusive, e.own[0], e.own[e.own.length - 1]], `tile ${x.t}'s run in the output`);
     }
   }
   await forwardTo(page, 'result');

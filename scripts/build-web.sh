@@ -61,7 +61,7 @@ log "cargo build done in $((SECONDS - t0))s: ${WASM#"$ROOT"/} ($(du -h "$WASM" |
 
 log "wasm-bindgen $WASM_BINDGEN_VERSION --target web -> www/pkg/"
 mkdir -p "$OUT_DIR"
-"$WASM_BINDGEN" --target web --no-typescript --out-dir "$OUT_DIR" "$WASM"
+"$WASM_BINDGEN" --target web --out-dir "$OUT_DIR" "$WASM"
 for f in "$OUT_DIR/$CRATE_LIB.js" "$OUT_DIR/${CRATE_LIB}_bg.wasm"; do
   [[ -f "$f" ]] || {
     echo "build-web: ERROR: wasm-bindgen did not write ${f#"$ROOT"/}" >&2

@@ -70,7 +70,10 @@ function pageHeaders(filePath) {
 /** Whether `host` (the Host header) names this server: a loopback name, an IP literal, or `extra`. */
 export function hostAllowed(host, extra = []) {
   if (!host) return false;
-  const name = host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = host
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   if (name === 'localhost' || name.endsWith('.localhost') || extra.includes(name)) return true;
   // An address, not a name a DNS rebinding could point here.
   return /^(\d{1,3}\.){3}\d{1,3}$/.test(name) || /^[0-9a-f:]+$/.test(name);
@@ -244,10 +247,7 @@ async function main() {
     started = await startServer({ port, host });
   } catch (err) {
     if (err?.code === 'EADDRINUSE') {
-      console.error(
-        `serve: port ${port} on ${host} is already in use (another server running?). ` +
-          `Stop it or pick another port, e.g. PORT=8081 npm start`,
-      );
+      console.error(`serve: port ${port} on ${host} is already in use (another server running?). Stop it or pick another port, e.g. PORT=8081 npm start`);
     } else if (err?.code === 'EACCES') {
       console.error(`serve: not allowed to listen on ${host}:${port}; try a port above 1024, e.g. PORT=8081`);
     } else {

@@ -82,9 +82,17 @@ export declare class CompactionPlaygroundElement extends HTMLElement {
   readonly language: 'en' | 'es' | null;
   /** The state in embed.html's hash form. */
   readonly stateHash: string | null;
-  addEventListener<K extends keyof CompactionPlaygroundEventMap>(type: K, listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof CompactionPlaygroundEventMap>(
+    type: K,
+    listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof CompactionPlaygroundEventMap>(type: K, listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener<K extends keyof CompactionPlaygroundEventMap>(
+    type: K,
+    listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 

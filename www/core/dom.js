@@ -10,9 +10,7 @@
  * skipped; children may be strings, nodes, arrays or null.
  */
 export function h(tag, attrs = {}, ...children) {
-  const el = tag.startsWith('svg:')
-    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
-    : document.createElement(tag);
+  const el = tag.startsWith('svg:') ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4)) : document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === false || value === null || value === undefined) continue;
     if (key.startsWith('on') && typeof value === 'function') {

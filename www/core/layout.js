@@ -20,4 +20,3 @@ export function initLayout(wasm) {
 export const methodNames = () => layout.methods.map((m) => m.name);
 
 export const isTileMethod = (name) => layout.methods.some((m) => m.name === name && m.usesTiles);
-

@@ -14,6 +14,9 @@ export const MAX_CELLS = 4096;
 /** Hash keys that belong to the embedding, not to the playground's state. */
 export const EMBED_KEYS = ['panels', 'theme', 'lang'];
 
+/** @typedef {{ name: string, n: number, density: number, seed: number }} Preset */
+
+/** @type {Readonly<Preset>} */
 export const DEFAULT_PRESET = Object.freeze({ name: 'article', n: 10, density: 0.5, seed: 1 });
 
 export function defaultState() {

@@ -34,13 +34,16 @@ function parentOf(el) {
 function parseColor(text) {
   const m = /^rgba?\(([^)]+)\)$/.exec(text.trim());
   if (!m) return null;
-  const parts = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+  const parts = m[1]
+    .split(/[\s,/]+/)
+    .filter(Boolean)
+    .map(Number);
   if (parts.length < 3 || parts.some((v) => Number.isNaN(v))) return null;
   return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
 }
 
 /** Relative luminance (WCAG) of an sRGB colour, 0…1. */
-function luminance([r, g, b]) {
+function luminance(/** @type {number[]} */ [r, g, b]) {
   const lin = (c) => {
     const s = c / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

@@ -19,7 +19,8 @@ export const en = {
   'fallback.device': 'The GPU adapter would not create a device.',
   'fallback.device-lost': 'The GPU device was lost.',
   'fallback.timeout': 'WebGPU did not answer within {seconds} seconds.',
-  'fallback.still': 'You can still edit the flags and step through every stage: the values come from the CPU reference, which computes exactly what the kernels compute. Nothing is drawn with drawIndirect without a GPU.',
+  'fallback.still':
+    'You can still edit the flags and step through every stage: the values come from the CPU reference, which computes exactly what the kernels compute. Nothing is drawn with drawIndirect without a GPU.',
 
   // editor.js
   'editor.presets': 'Presets',
@@ -50,7 +51,8 @@ export const en = {
   'editor.summary': '{n} flags, {visible} visible{from}',
   'editor.fromPreset': ' · preset {name}',
   'editor.cell': 'flag {i}',
-  'editor.strip': '{n} flags, {visible} visible: too many for cells, so each column of the strip is the share of visible flags in about {neighbours} neighbours. The array still runs on every method below.',
+  'editor.strip':
+    '{n} flags, {visible} visible: too many for cells, so each column of the strip is the share of visible flags in about {neighbours} neighbours. The array still runs on every method below.',
   'editor.badSize': 'The size must be a whole number from 1 to {max}; got “{got}”.',
   'editor.parseError': 'Could not read the flags: {error}. Nothing was changed; fix the text and try again.',
   'editor.empty': 'The list is empty: type at least one flag, e.g. 1001101001.',
@@ -75,12 +77,14 @@ export const en = {
   'method.lookback.info': 'one pass: tiles of 4096 chained by a decoupled look-back: the input order, the same buffer every run',
   'method.lookback-bits.info': 'the look-back reading one bit per flag',
   'method.tile-atomic.info': 'one global atomicAdd per tile of 4096: order kept inside a tile, not between tiles',
-  'method.packed-scan.info': 'flags packed to bits and counted per tile, the counts scanned, then each tile written from its bits: no tile waits for another; the input order, the same buffer every run',
+  'method.packed-scan.info':
+    'flags packed to bits and counted per tile, the counts scanned, then each tile written from its bits: no tile waits for another; the input order, the same buffer every run',
 
   // draw-panel.js
   'draw.label': 'The visible instances, drawn with drawIndirect',
   'draw.readBack': ' This browser cannot present a WebGPU canvas here, so the frame was drawn into an offscreen texture and read back.',
-  'draw.caption': 'drawIndirect with instanceCount = {count}, read from the indirect buffer the GPU wrote: each instance’s vertex shader reads visibles[instance_index] and draws object i at cell i of a grid of {n}; the gaps are the invisible flags.{readBack}',
+  'draw.caption':
+    'drawIndirect with instanceCount = {count}, read from the indirect buffer the GPU wrote: each instance’s vertex shader reads visibles[instance_index] and draws object i at cell i of a grid of {n}; the gaps are the invisible flags.{readBack}',
 
   // step-controls.js
   'controls.first': 'First step (Home)',
@@ -109,13 +113,17 @@ export const en = {
   'scan.load.what': 'load into shared memory',
   'scan.load.sumsRow': 'block_sums of level {below}',
   'scan.load.past': ' The other {padding} invocations of the workgroup are past the end and load 0.',
-  'scan.load.flags': 'Workgroup {block} has 256 invocations; each copies its flag into the shared array `tmp[li]`, counting any nonzero flag as 1, and then all of them wait at a barrier so that nobody reads `tmp` before everyone has written it.{past}',
-  'scan.load.sums': 'The {len} block sums of level {below} are scanned by the very same pipeline one level up; this time each invocation loads its value as it is, not clamped to 1, because these are counts, not flags.{past}',
+  'scan.load.flags':
+    'Workgroup {block} has 256 invocations; each copies its flag into the shared array `tmp[li]`, counting any nonzero flag as 1, and then all of them wait at a barrier so that nobody reads `tmp` before everyone has written it.{past}',
+  'scan.load.sums':
+    'The {len} block sums of level {below} are scanned by the very same pipeline one level up; this time each invocation loads its value as it is, not clamped to 1, because these are counts, not flags.{past}',
   'scan.hs.what': 'Hillis–Steele step {s} of 8, offset {offset}',
   'scan.hs.before': 'tmp before',
   'scan.hs.after': 'tmp after',
-  'scan.hs.first': 'every invocation with li ≥ 1 adds its left neighbour, `tmp[li − 1]`, to its own value; it reads both into a register, waits at a barrier, then writes and waits again, and both barriers sit outside the `if (li >= offset)` because `workgroupBarrier` must be reached by every invocation of the workgroup (uniform control flow).',
-  'scan.hs.later': 'every invocation with li ≥ {offset} adds `tmp[li − {offset}]`, read before the first barrier so that no neighbour sees a half-updated array; invocations with li < {offset} skip the addition but still reach both barriers, which is why the barriers are outside the `if`.',
+  'scan.hs.first':
+    'every invocation with li ≥ 1 adds its left neighbour, `tmp[li − 1]`, to its own value; it reads both into a register, waits at a barrier, then writes and waits again, and both barriers sit outside the `if (li >= offset)` because `workgroupBarrier` must be reached by every invocation of the workgroup (uniform control flow).',
+  'scan.hs.later':
+    'every invocation with li ≥ {offset} adds `tmp[li − {offset}]`, read before the first barrier so that no neighbour sees a half-updated array; invocations with li < {offset} skip the addition but still reach both barriers, which is why the barriers are outside the `if`.',
   'scan.hs.now': 'Now `tmp[li]` is the sum of the {covers} values ending at li.',
   'scan.hs.nowAll': 'Now `tmp[li]` is the sum of the {covers} values ending at li: the inclusive prefix of the block.',
   'scan.hs.idle': ' None of the {live} real elements has a partner {offset} to its left, so nothing shown changes, yet all 256 invocations still run this step.',
@@ -125,12 +133,14 @@ export const en = {
   'scan.row.inclusive': 'tmp (inclusive)',
   'scan.exclusive.flags': 'visible flags',
   'scan.exclusive.blocks': 'visibles in the blocks',
-  'scan.exclusive': '`tmp[li]` counts the element itself (an inclusive prefix), but a slot must count only what comes before: each invocation writes `prefix[i] = tmp[li] − v`, subtracting its own value, which turns the inclusive prefix into the exclusive one: `prefix[i]` is the number of {what} before it inside this block.',
+  'scan.exclusive':
+    '`tmp[li]` counts the element itself (an inclusive prefix), but a slot must count only what comes before: each invocation writes `prefix[i] = tmp[li] − v`, subtracting its own value, which turns the inclusive prefix into the exclusive one: `prefix[i]` is the number of {what} before it inside this block.',
   'scan.blocksum.what': 'the block sum',
   'scan.blocksum.pad': ', the {padding} padding zeros included',
   'scan.blocksum.top': ' This is the top level, a single block, so its sum {sum} is the number of visible flags: the count the indirect arguments need.',
   'scan.blocksum.next': ' Level {level} now scans these {sums} block sums.',
-  'scan.blocksum': 'Only the last invocation, li = 255, writes `block_sums[{block}]` = {sum}: after the eighth step its `tmp` holds the inclusive sum of the whole block{pad}, so it is the one invocation that knows the block’s total.{then}',
+  'scan.blocksum':
+    'Only the last invocation, li = 255, writes `block_sums[{block}]` = {sum}: after the eighth step its `tmp` holds the inclusive sum of the whole block{pad}, so it is the one invocation that knows the block’s total.{then}',
   'scan.offsets.what': 'add the block offsets',
   'scan.row.offsets': 'offsets[b] (level {level} prefix)',
   'scan.row.blockPrefix': 'prefix in block',
@@ -138,12 +148,15 @@ export const en = {
   'scan.offsets.blocks': 'blocks 0…{last}',
   'scan.offsets.first': 'block 0 adds 0, since no block comes before it',
   'scan.offsets.earlier': '`offsets[{block}]` = {off} is how many visibles lie in {before}',
-  'scan.offsets': '`add_offsets`: every invocation of block {block} adds its block’s offset — the exclusive scan of the block sums, done one level up — to its prefix within the block, which turns it into the global exclusive prefix; here {earlier}.',
+  'scan.offsets':
+    '`add_offsets`: every invocation of block {block} adds its block’s offset — the exclusive scan of the block sums, done one level up — to its prefix within the block, which turns it into the global exclusive prefix; here {earlier}.',
   'scan.scatter.title': 'Scatter{where}',
-  'scan.scatter': 'Every invocation whose flag is visible writes its own index i to `indices[prefix[i]]`; the scan has already given each one a different slot, so no atomics are needed and the list keeps the input order, the same buffer bit for bit on every run. Invisible invocations just return.',
+  'scan.scatter':
+    'Every invocation whose flag is visible writes its own index i to `indices[prefix[i]]`; the scan has already given each one a different slot, so no atomics are needed and the list keeps the input order, the same buffer bit for bit on every run. Invisible invocations just return.',
   'steps.result.title': 'Result: the dense list and the indirect arguments',
   'scan.result.more': ' (the first {shown} are shown)',
-  'scan.result': 'The last prefix plus the last flag is the total, {count} visible of {n}{more}; it goes into the indirect-args buffer as instanceCount = {instanceCount}, and one drawIndirect runs that many instances, each vertex shader finding its object with `visibles[instance_index]`.',
+  'scan.result':
+    'The last prefix plus the last flag is the total, {count} visible of {n}{more}; it goes into the indirect-args buffer as instanceCount = {instanceCount}, and one drawIndirect runs that many instances, each vertex shader finding its object with `visibles[instance_index]`.',
 
   // stepper.js
   'scan.block': 'Block',
@@ -158,7 +171,8 @@ export const en = {
   // code-view.js
   'code.step': 'The WGSL that runs in this step',
   'code.stepIn': 'The WGSL that runs in this step: fn {fn}, module {module}',
-  'code.lead': 'Every module each method compiles, exactly as this page handed it to the GPU: the files of shaders/ it is joined from, its pipelines and their override constants. The lines of the step shown in the scan stepper or the tile view are marked.',
+  'code.lead':
+    'Every module each method compiles, exactly as this page handed it to the GPU: the files of shaders/ it is joined from, its pipelines and their override constants. The lines of the step shown in the scan stepper or the tile view are marked.',
   'code.method': 'Method',
   'code.compiled': 'As compiled on this GPU.',
   'code.cpu': 'No GPU here: this is what a browser’s GPU compiles (the CPU reference runs the Rust mirror of the same kernels).',
@@ -182,24 +196,30 @@ export const en = {
   'tiles.tiles.nothing': ' Nothing is published yet: every state word reads INVALID.',
   'tiles.tiles.title.one': '{n} tile of {size} flags',
   'tiles.tiles.title.other': '{n} tiles of {size} flags',
-  'tiles.tiles': 'The {n} flags are cut into tiles of {size}, one workgroup each{many}. A workgroup takes its tile number from an atomic ticket counter ({tickets}), so tiles are numbered in the order workgroups really start, and a tile only ever waits for tiles that have already started.{done}',
+  'tiles.tiles':
+    'The {n} flags are cut into tiles of {size}, one workgroup each{many}. A workgroup takes its tile number from an atomic ticket counter ({tickets}), so tiles are numbered in the order workgroups really start, and a tile only ever waits for tiles that have already started.{done}',
   'tiles.tiles.single': ' With a single tile there are no predecessors and nothing to look back on: the one workgroup scans, publishes and scatters.',
   'tiles.count.title': 'Each tile counts its visible flags',
-  'tiles.count.gpu': 'Each workgroup loads its tile once (vec4 loads), counts the visible flags with one workgroup scan and stages their indices in shared memory, in order. Tile-atomic publishes no state: every state word read back after the run is still 0 (INVALID); only the ticket counter moved.',
-  'tiles.count.cpu': 'Each workgroup loads its tile once (vec4 loads), counts the visible flags with one workgroup scan and stages their indices in shared memory, in order. Tile-atomic publishes no state: every state word after the run is still 0 (INVALID); only the ticket counter moved.',
+  'tiles.count.gpu':
+    'Each workgroup loads its tile once (vec4 loads), counts the visible flags with one workgroup scan and stages their indices in shared memory, in order. Tile-atomic publishes no state: every state word read back after the run is still 0 (INVALID); only the ticket counter moved.',
+  'tiles.count.cpu':
+    'Each workgroup loads its tile once (vec4 loads), counts the visible flags with one workgroup scan and stages their indices in shared memory, in order. Tile-atomic publishes no state: every state word after the run is still 0 (INVALID); only the ticket counter moved.',
   'tiles.claim.title': 'One atomicAdd per tile claims its output range',
   'tiles.claim.swapped': ' — here not the tiles’ order',
   'tiles.claim.readBack': ' The starts are read back from the GPU’s output (where each tile’s run begins).',
-  'tiles.claim': 'Instead of looking back, each tile’s invocation 0 does `atomicAdd(&count, aggregate)` and gets the start of its range: 64 times fewer atomics than one per flag. The ranges follow the order the atomics happened{swapped}: inside a tile the indices stay in order, between tiles they do not.{readBack}',
+  'tiles.claim':
+    'Instead of looking back, each tile’s invocation 0 does `atomicAdd(&count, aggregate)` and gets the start of its range: 64 times fewer atomics than one per flag. The ranges follow the order the atomics happened{swapped}: inside a tile the indices stay in order, between tiles they do not.{readBack}',
   'tiles.publish.zero': ' Tile 0 has nothing before it, so it publishes INCLUSIVE straight away.',
   'tiles.publish.late': ' Tile {t}’s workgroup took its ticket but is not running (a GPU without forward-progress guarantees may leave it waiting): its state stays INVALID.',
   'tiles.publish.title': 'Wave {wave}: tiles {a}–{b} scan and publish AGGREGATE',
-  'tiles.publish': 'In this simulation {inFlight} workgroups run at once. Each counts its tile with one workgroup scan and at once publishes that count as AGGREGATE: “my own total; my prefix is not known yet”. Publishing before knowing the prefix is what decouples the tiles: a successor can use the count right away.{zero}{late}',
+  'tiles.publish':
+    'In this simulation {inFlight} workgroups run at once. Each counts its tile with one workgroup scan and at once publishes that count as AGGREGATE: “my own total; my prefix is not known yet”. Publishing before knowing the prefix is what decouples the tiles: a successor can use the count right away.{zero}{late}',
   'tiles.link.aggregate': 'tile {t}: AGGREGATE {value}, add it and read further back',
   'tiles.link.inclusive': 'tile {t}: INCLUSIVE {value}, which already counts everything up to its end, so add it and stop',
   'tiles.link.counted': 'tile {t}: nothing published; after {polls} polls it loads tile {t}’s flags and counts them itself ({value}), then goes on past it',
   'tiles.look.end': ' It reached tile 0, so nothing comes before.',
-  'tiles.look.fallback': ' It waited for a predecessor that never published, then counted that tile’s flags itself: because a waiting tile can always do that, no tile depends on another making progress, and the pass cannot hang.',
+  'tiles.look.fallback':
+    ' It waited for a predecessor that never published, then counted that tile’s flags itself: because a waiting tile can always do that, no tile depends on another making progress, and the pass cannot hang.',
   'tiles.look.noWait': ' No second pass was needed: every predecessor it read had published its total while still running.',
   'tiles.late.title': 'Tile {t} runs late: publish, look back, publish',
   'tiles.look.title': 'Tile {t} looks back',
@@ -208,12 +228,15 @@ export const en = {
   'tiles.look': '{intro}{parts}. Exclusive prefix = {sum}.{end}{after}',
   'tiles.inclusive.title': 'Wave {wave} publishes INCLUSIVE',
   'tiles.inclusive.readBack': ' The final INCLUSIVE values are the ones read back from the GPU’s state buffer.',
-  'tiles.inclusive': 'Each tile of the wave now knows its prefix and publishes INCLUSIVE = exclusive + own count, overwriting its AGGREGATE. A later tile’s look-back stops at the first INCLUSIVE it meets, so chains stay short: at most the tiles running at the same time.{readBack}',
+  'tiles.inclusive':
+    'Each tile of the wave now knows its prefix and publishes INCLUSIVE = exclusive + own count, overwriting its AGGREGATE. A later tile’s look-back stops at the first INCLUSIVE it meets, so chains stay short: at most the tiles running at the same time.{readBack}',
   'tiles.scatter.title': 'Scatter: each tile writes one consecutive run',
   'tiles.scatter.atomic': 'Each tile copies its staged indices to `indices[start …]`, the range its atomicAdd returned: whole runs, but in the order the atomics happened.',
-  'tiles.scatter': 'In the same pass, each tile copies its staged indices to `indices[exclusive …]`: one consecutive run per tile, in tile order. The flags were read once and every slot was decided in this single dispatch; a scan needs a second pass only because its blocks cannot see each other’s totals while they run — here they publish them.',
+  'tiles.scatter':
+    'In the same pass, each tile copies its staged indices to `indices[exclusive …]`: one consecutive run per tile, in tile order. The flags were read once and every slot was decided in this single dispatch; a scan needs a second pass only because its blocks cannot see each other’s totals while they run — here they publish them.',
   'tiles.result.atomic': 'The counter holds {count} visible of {n}; a one-invocation kernel copies it into instanceCount = {instanceCount} (read back).',
-  'tiles.result': 'The last tile’s inclusive prefix is the total, {count} visible of {n}: that tile itself wrote count and instanceCount = {instanceCount} into the indirect buffer (read back), so drawIndirect needs no extra dispatch.',
+  'tiles.result':
+    'The last tile’s inclusive prefix is the total, {count} visible of {n}: that tile itself wrote count and instanceCount = {instanceCount} into the indirect buffer (read back), so drawIndirect needs no extra dispatch.',
 
   // tiles-view.js
   'tiles.window': 'Tiles',
@@ -221,8 +244,10 @@ export const en = {
   'tiles.inFlight': 'Workgroups in flight',
   'tiles.stalled': 'Stalled workgroup',
   'tiles.stalled.none': 'none',
-  'tiles.why.atomic': 'Tile-atomic is one pass too, but for another reason: no tile needs to know what comes before it, because the global counter hands out output ranges in whatever order the tiles get there. That is why the order between tiles is lost; the look-back keeps it at the price of reading a few predecessors’ states.',
-  'tiles.why': 'Why one pass is enough: a tile needs only the totals of the tiles before it, and each tile publishes its own total (AGGREGATE) as soon as it has counted, long before it finishes; so a tile sums its predecessors’ totals back to the nearest finished prefix (INCLUSIVE) instead of waiting for a second pass over all the blocks. And if a predecessor’s workgroup never runs, the waiting tile counts that tile’s flags itself, so no tile depends on another making progress.',
+  'tiles.why.atomic':
+    'Tile-atomic is one pass too, but for another reason: no tile needs to know what comes before it, because the global counter hands out output ranges in whatever order the tiles get there. That is why the order between tiles is lost; the look-back keeps it at the price of reading a few predecessors’ states.',
+  'tiles.why':
+    'Why one pass is enough: a tile needs only the totals of the tiles before it, and each tile publishes its own total (AGGREGATE) as soon as it has counted, long before it finishes; so a tile sums its predecessors’ totals back to the nearest finished prefix (INCLUSIVE) instead of waiting for a second pass over all the blocks. And if a predecessor’s workgroup never runs, the waiting tile counts that tile’s flags itself, so no tile depends on another making progress.',
   'tiles.flags': 'flags {first}–{last}',
   'tiles.suggest.one': 'This array fits in a single tile of {size} flags, so there is no look-back to see.',
   'tiles.suggest.none': 'This array fits in no tile of {size} flags, so there is no look-back to see.',
@@ -230,8 +255,10 @@ export const en = {
   'tiles.src.gpu': 'GPU',
   'tiles.src.cpu': 'CPU',
   'tiles.src.simulation': 'simulation',
-  'tiles.sources.gpuAtomic': 'read back from the GPU after the run: the tile state words (all still INVALID: tile-atomic publishes none), the ticket count, where each tile’s run starts in the output, the indices, count and instanceCount.',
-  'tiles.sources.gpu': 'read back from the GPU after the run: the final tile states (status and inclusive value), each tile’s exclusive prefix (the inclusive value before it), the ticket count, the indices, count and instanceCount.',
+  'tiles.sources.gpuAtomic':
+    'read back from the GPU after the run: the tile state words (all still INVALID: tile-atomic publishes none), the ticket count, where each tile’s run starts in the output, the indices, count and instanceCount.',
+  'tiles.sources.gpu':
+    'read back from the GPU after the run: the final tile states (status and inclusive value), each tile’s exclusive prefix (the inclusive value before it), the ticket count, the indices, count and instanceCount.',
   'tiles.sources.cpuOnly': 'the CPU reference (no WebGPU): every number from the Rust mirror of the kernel.',
   'tiles.sources.cpu': 'counted on the CPU from the flags: each tile’s aggregate (the kernel keeps it in a register and overwrites the state that held it).',
   'tiles.sources.simulation': 'the CPU’s simulation of one schedule ({inFlight} workgroups at once): which state each tile saw, and when. No GPU buffer records that.',
@@ -255,7 +282,8 @@ export const en = {
   'atomic.noSlot': 'flag {i} is invisible: no slot',
   'atomic.more': ' The first {shown} of {n} flags are shown.',
   'atomic.how.atomic': 'Each visible invocation did `atomicAdd(&counter, 1)` and got back the value before its increment: that number is its slot (bottom of each cell).',
-  'atomic.how.aggregated': 'Each workgroup of 64 counts its visibles with a workgroup-local atomic, then invocation 0 reserves the whole run with one global atomicAdd; within a workgroup (shaded alternately) slots follow the local atomic order.',
+  'atomic.how.aggregated':
+    'Each workgroup of 64 counts its visibles with a workgroup-local atomic, then invocation 0 reserves the whole run with one global atomicAdd; within a workgroup (shaded alternately) slots follow the local atomic order.',
   'atomic.caption': '{how} Output order: {order}.{more}',
   'atomic.th.run': 'run',
   'atomic.th.hash': 'hash',
@@ -264,7 +292,8 @@ export const en = {
   'atomic.verdict.scanBroken': 'scan: {distinct} different hashes in {runs} runs — that should never happen; please report it.',
   'atomic.verdict.moved.invocations': '{method}: {distinct} different orders in {runs} runs — the same indices, placed in the order the hardware happened to schedule the invocations.',
   'atomic.verdict.moved.workgroups': '{method}: {distinct} different orders in {runs} runs — the same indices, placed in the order the hardware happened to schedule the workgroups.',
-  'atomic.verdict.same': '{method}: the same order in all {runs} runs here. That is luck, not a guarantee: {why} Nothing in the kernel fixes the order; on a busy GPU with many workgroups in flight it moves.',
+  'atomic.verdict.same':
+    '{method}: the same order in all {runs} runs here. That is luck, not a guarantee: {why} Nothing in the kernel fixes the order; on a busy GPU with many workgroups in flight it moves.',
   'atomic.stable.cpu': 'the CPU reference runs the invocations one after another, in index order, so its “atomic” order is the sequential one.',
   'atomic.stable.oneGroup': 'with {n} flags every invocation sits in one workgroup',
   'atomic.stable.size': 'with {n} flags',
@@ -282,7 +311,8 @@ export const en = {
   'export.bench': 'this table',
 
   // order-panel.js
-  'order.lead': 'A renderer sorts its instances before culling: by material, so that one pipeline and bind group draw a whole group ({groups} materials here, the colours), and front to back, so that early depth rejection skips hidden pixels (darker = farther). The flags below cull half of them; each method compacts what is left and the same drawIndirect draws it, each instance at its place in the draw. Then {frames} frames with the same flags feed a history per instance_index, as a temporal effect keeps one (the strip under each draw).',
+  'order.lead':
+    'A renderer sorts its instances before culling: by material, so that one pipeline and bind group draw a whole group ({groups} materials here, the colours), and front to back, so that early depth rejection skips hidden pixels (darker = farther). The flags below cull half of them; each method compacts what is left and the same drawIndirect draws it, each instance at its place in the draw. Then {frames} frames with the same flags feed a history per instance_index, as a temporal effect keeps one (the strip under each draw).',
   'order.size': 'Instances',
   'order.run': 'Run every method',
   'order.imageLabel': 'The draw order of {method}, drawn with drawIndirect',
@@ -296,12 +326,14 @@ export const en = {
   'order.error': 'history error after the frames',
   'order.noteGpu': 'Every draw and every number is from this GPU’s index buffers: {visible} of {n} instances visible, {frames} frames per method.',
   'order.noteCpu': 'No GPU here: the numbers come from the CPU reference ({visible} of {n} instances visible, {frames} frames per method) and nothing is drawn.',
-  'order.kept': 'Here {methods} kept the sorted order and the same order every frame: {why} On a GPU with many workgroups in flight their order moves, and with it the state changes, the inversions and the history.',
+  'order.kept':
+    'Here {methods} kept the sorted order and the same order every frame: {why} On a GPU with many workgroups in flight their order moves, and with it the state changes, the inversions and the history.',
   'order.progress': 'Running {method}, frame {frame} of {frames}…',
   'order.done': 'Done: {methods} methods, {frames} frames each.',
 
   // bench-panel.js
-  'bench.lead': 'Each method over growing arrays on this GPU. Pipelines are compiled (and timed) first, apart from the runs; then many compactions run back to back between two GPU timestamps and the time is divided by their number, because browsers round timestamps (Chrome to 100 µs). Without timestamp-query the wall clock times them, to the end of a readback. Random flags, density 0.5; every output is checked against the CPU.',
+  'bench.lead':
+    'Each method over growing arrays on this GPU. Pipelines are compiled (and timed) first, apart from the runs; then many compactions run back to back between two GPU timestamps and the time is divided by their number, because browsers round timestamps (Chrome to 100 µs). Without timestamp-query the wall clock times them, to the end of a readback. Random flags, density 0.5; every output is checked against the CPU.',
   'bench.max': 'Up to',
   'bench.run': 'Run the benchmark',
   'bench.cancel': 'Cancel',
@@ -339,9 +371,11 @@ export const en = {
   'card.result': 'Compact',
   'card.draw': 'Drawn with drawIndirect',
   'card.scan': 'Step through the scan',
-  'card.scan.lead': 'Every value below was read back from the buffers of a real run: the Hillis–Steele steps inside each 256-element block, the block sums, the level above, the offsets added back and the scatter.',
+  'card.scan.lead':
+    'Every value below was read back from the buffers of a real run: the Hillis–Steele steps inside each 256-element block, the block sums, the level above, the offsets added back and the scatter.',
   'card.tiles': 'Step through the single pass',
-  'card.tiles.lead': 'The single-pass methods cut the flags into tiles of {tile}, one workgroup each, and compact them in one dispatch. Below: each tile’s count and published state, the look-back that chains the tiles, and the scatter of each tile’s run. Every number is marked with where it comes from.',
+  'card.tiles.lead':
+    'The single-pass methods cut the flags into tiles of {tile}, one workgroup each, and compact them in one dispatch. Below: each tile’s count and published state, the look-back that chains the tiles, and the scatter of each tile’s run. Every number is marked with where it comes from.',
   'card.atomic': 'The atomic counter and its order',
   'card.order': 'Why order matters',
   'card.bench': 'Benchmark on this GPU',
@@ -382,7 +416,8 @@ export const en = {
   'work.compilingMethod': 'Compiling {method}’s pipelines (timed apart from the run)…',
   'work.tooLarge': '{error}. The flags were not changed on the device; pick a smaller size.',
   'work.runFailed': 'The run failed: {error}',
-  'work.traceWindow': 'The array has {n} flags; the stepper traces its first {max} ({blocks} blocks) so that every arrow stays readable. Inside each block the steps are exactly those of the full run; the level above and the offsets are those of this {max}-flag window. The result above is the full run’s.',
+  'work.traceWindow':
+    'The array has {n} flags; the stepper traces its first {max} ({blocks} blocks) so that every arrow stays readable. Inside each block the steps are exactly those of the full run; the level above and the offsets are those of this {max}-flag window. The result above is the full run’s.',
   'work.tileTraceFailed': 'The tile trace failed: {error}',
   'work.slotsTooMany': 'Slots are listed for arrays up to {max} flags; “Run ×R” below works on all {n}.',
   'work.atomicTraceFailed': 'The atomic trace failed: {error}',

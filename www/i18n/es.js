@@ -20,7 +20,8 @@ export const es = {
   'fallback.device': 'El adaptador de la GPU no quiso crear un dispositivo.',
   'fallback.device-lost': 'Se perdió el dispositivo de la GPU.',
   'fallback.timeout': 'WebGPU no respondió en {seconds} segundos.',
-  'fallback.still': 'Aun así puedes editar los flags y recorrer cada etapa: los valores vienen de la referencia en CPU, que calcula exactamente lo mismo que los kernels. Sin GPU no se dibuja nada con drawIndirect.',
+  'fallback.still':
+    'Aun así puedes editar los flags y recorrer cada etapa: los valores vienen de la referencia en CPU, que calcula exactamente lo mismo que los kernels. Sin GPU no se dibuja nada con drawIndirect.',
 
   // editor.js
   'editor.presets': 'Ejemplos',
@@ -51,7 +52,8 @@ export const es = {
   'editor.summary': '{n} flags, {visible} visibles{from}',
   'editor.fromPreset': ' · ejemplo {name}',
   'editor.cell': 'flag {i}',
-  'editor.strip': '{n} flags, {visible} visibles: demasiados para celdas, así que cada columna de la franja es la proporción de flags visibles entre unos {neighbours} vecinos. El array se sigue ejecutando con cada método de abajo.',
+  'editor.strip':
+    '{n} flags, {visible} visibles: demasiados para celdas, así que cada columna de la franja es la proporción de flags visibles entre unos {neighbours} vecinos. El array se sigue ejecutando con cada método de abajo.',
   'editor.badSize': 'El tamaño debe ser un número entero de 1 a {max}; llegó «{got}».',
   'editor.parseError': 'No se pudieron leer los flags: {error}. No se cambió nada; corrige el texto y vuelve a probar.',
   'editor.empty': 'La lista está vacía: escribe al menos un flag, p. ej. 1001101001.',
@@ -76,12 +78,14 @@ export const es = {
   'method.lookback.info': 'una pasada: tiles de 4096 encadenados por un look-back desacoplado: el orden de entrada, el mismo búfer en cada ejecución',
   'method.lookback-bits.info': 'el look-back leyendo un bit por flag',
   'method.tile-atomic.info': 'un atomicAdd global por tile de 4096: conserva el orden dentro de un tile, no entre tiles',
-  'method.packed-scan.info': 'flags empaquetados en bits y contados por tile, los conteos escaneados, y cada tile escrito desde sus bits: ningún tile espera a otro; el orden de entrada, el mismo búfer en cada ejecución',
+  'method.packed-scan.info':
+    'flags empaquetados en bits y contados por tile, los conteos escaneados, y cada tile escrito desde sus bits: ningún tile espera a otro; el orden de entrada, el mismo búfer en cada ejecución',
 
   // draw-panel.js
   'draw.label': 'Las instancias visibles, dibujadas con drawIndirect',
   'draw.readBack': ' Este navegador no puede presentar aquí un canvas WebGPU, así que el fotograma se dibujó en una textura fuera de pantalla y se leyó de vuelta.',
-  'draw.caption': 'drawIndirect con instanceCount = {count}, leído del búfer indirecto que escribió la GPU: el vertex shader de cada instancia lee visibles[instance_index] y dibuja el objeto i en la celda i de una rejilla de {n}; los huecos son los flags invisibles.{readBack}',
+  'draw.caption':
+    'drawIndirect con instanceCount = {count}, leído del búfer indirecto que escribió la GPU: el vertex shader de cada instancia lee visibles[instance_index] y dibuja el objeto i en la celda i de una rejilla de {n}; los huecos son los flags invisibles.{readBack}',
 
   // step-controls.js
   'controls.first': 'Primer paso (Inicio)',
@@ -110,13 +114,17 @@ export const es = {
   'scan.load.what': 'carga en memoria compartida',
   'scan.load.sumsRow': 'block_sums del nivel {below}',
   'scan.load.past': ' Las otras {padding} invocaciones del workgroup caen fuera del final y cargan 0.',
-  'scan.load.flags': 'El workgroup {block} tiene 256 invocaciones; cada una copia su flag al array compartido `tmp[li]`, contando como 1 cualquier flag distinto de cero, y luego todas esperan en una barrera para que nadie lea `tmp` antes de que todas hayan escrito.{past}',
-  'scan.load.sums': 'Las {len} sumas de bloque del nivel {below} las escanea el mismo pipeline un nivel más arriba; esta vez cada invocación carga su valor tal cual, sin limitarlo a 1, porque son cuentas, no flags.{past}',
+  'scan.load.flags':
+    'El workgroup {block} tiene 256 invocaciones; cada una copia su flag al array compartido `tmp[li]`, contando como 1 cualquier flag distinto de cero, y luego todas esperan en una barrera para que nadie lea `tmp` antes de que todas hayan escrito.{past}',
+  'scan.load.sums':
+    'Las {len} sumas de bloque del nivel {below} las escanea el mismo pipeline un nivel más arriba; esta vez cada invocación carga su valor tal cual, sin limitarlo a 1, porque son cuentas, no flags.{past}',
   'scan.hs.what': 'paso {s} de 8 de Hillis–Steele, desplazamiento {offset}',
   'scan.hs.before': 'tmp antes',
   'scan.hs.after': 'tmp después',
-  'scan.hs.first': 'cada invocación con li ≥ 1 suma a su valor el de su vecina de la izquierda, `tmp[li − 1]`; lee ambos en un registro, espera en una barrera, luego escribe y vuelve a esperar, y las dos barreras quedan fuera del `if (li >= offset)` porque todas las invocaciones del workgroup deben llegar a `workgroupBarrier` (flujo de control uniforme).',
-  'scan.hs.later': 'cada invocación con li ≥ {offset} suma `tmp[li − {offset}]`, leído antes de la primera barrera para que ninguna vecina vea un array a medio actualizar; las invocaciones con li < {offset} se saltan la suma pero llegan igualmente a las dos barreras, y por eso las barreras están fuera del `if`.',
+  'scan.hs.first':
+    'cada invocación con li ≥ 1 suma a su valor el de su vecina de la izquierda, `tmp[li − 1]`; lee ambos en un registro, espera en una barrera, luego escribe y vuelve a esperar, y las dos barreras quedan fuera del `if (li >= offset)` porque todas las invocaciones del workgroup deben llegar a `workgroupBarrier` (flujo de control uniforme).',
+  'scan.hs.later':
+    'cada invocación con li ≥ {offset} suma `tmp[li − {offset}]`, leído antes de la primera barrera para que ninguna vecina vea un array a medio actualizar; las invocaciones con li < {offset} se saltan la suma pero llegan igualmente a las dos barreras, y por eso las barreras están fuera del `if`.',
   'scan.hs.now': 'Ahora `tmp[li]` es la suma de los {covers} valores que terminan en li.',
   'scan.hs.nowAll': 'Ahora `tmp[li]` es la suma de los {covers} valores que terminan en li: el prefijo inclusivo del bloque.',
   'scan.hs.idle': ' Ninguno de los {live} elementos reales tiene pareja {offset} posiciones a su izquierda, así que nada de lo mostrado cambia, pero las 256 invocaciones ejecutan el paso igualmente.',
@@ -126,12 +134,14 @@ export const es = {
   'scan.row.inclusive': 'tmp (inclusivo)',
   'scan.exclusive.flags': 'flags visibles',
   'scan.exclusive.blocks': 'visibles de los bloques',
-  'scan.exclusive': '`tmp[li]` cuenta al propio elemento (un prefijo inclusivo), pero una posición debe contar solo lo que va antes: cada invocación escribe `prefix[i] = tmp[li] − v`, restando su propio valor, y así el prefijo inclusivo pasa a ser el exclusivo: `prefix[i]` es el número de {what} anteriores dentro de este bloque.',
+  'scan.exclusive':
+    '`tmp[li]` cuenta al propio elemento (un prefijo inclusivo), pero una posición debe contar solo lo que va antes: cada invocación escribe `prefix[i] = tmp[li] − v`, restando su propio valor, y así el prefijo inclusivo pasa a ser el exclusivo: `prefix[i]` es el número de {what} anteriores dentro de este bloque.',
   'scan.blocksum.what': 'la suma del bloque',
   'scan.blocksum.pad': ', incluidos los {padding} ceros de relleno',
   'scan.blocksum.top': ' Este es el nivel superior, un único bloque, así que su suma {sum} es el número de flags visibles: la cuenta que necesitan los argumentos indirectos.',
   'scan.blocksum.next': ' Ahora el nivel {level} escanea estas {sums} sumas de bloque.',
-  'scan.blocksum': 'Solo la última invocación, li = 255, escribe `block_sums[{block}]` = {sum}: tras el octavo paso su `tmp` guarda la suma inclusiva de todo el bloque{pad}, así que es la única invocación que conoce el total del bloque.{then}',
+  'scan.blocksum':
+    'Solo la última invocación, li = 255, escribe `block_sums[{block}]` = {sum}: tras el octavo paso su `tmp` guarda la suma inclusiva de todo el bloque{pad}, así que es la única invocación que conoce el total del bloque.{then}',
   'scan.offsets.what': 'suma de los desplazamientos de bloque',
   'scan.row.offsets': 'offsets[b] (prefijo del nivel {level})',
   'scan.row.blockPrefix': 'prefijo en el bloque',
@@ -139,12 +149,15 @@ export const es = {
   'scan.offsets.blocks': 'los bloques 0…{last}',
   'scan.offsets.first': 'el bloque 0 suma 0, porque ningún bloque va antes',
   'scan.offsets.earlier': '`offsets[{block}]` = {off} es cuántos visibles hay en {before}',
-  'scan.offsets': '`add_offsets`: cada invocación del bloque {block} suma el desplazamiento de su bloque (el escaneo exclusivo de las sumas de bloque, hecho un nivel más arriba) a su prefijo dentro del bloque, y lo convierte en el prefijo exclusivo global; aquí {earlier}.',
+  'scan.offsets':
+    '`add_offsets`: cada invocación del bloque {block} suma el desplazamiento de su bloque (el escaneo exclusivo de las sumas de bloque, hecho un nivel más arriba) a su prefijo dentro del bloque, y lo convierte en el prefijo exclusivo global; aquí {earlier}.',
   'scan.scatter.title': 'Dispersión{where}',
-  'scan.scatter': 'Cada invocación cuyo flag es visible escribe su propio índice i en `indices[prefix[i]]`; el escaneo ya le dio a cada una una posición distinta, así que no hacen falta atómicos y la lista conserva el orden de entrada: el mismo búfer, bit a bit, en cada ejecución. Las invocaciones invisibles simplemente terminan.',
+  'scan.scatter':
+    'Cada invocación cuyo flag es visible escribe su propio índice i en `indices[prefix[i]]`; el escaneo ya le dio a cada una una posición distinta, así que no hacen falta atómicos y la lista conserva el orden de entrada: el mismo búfer, bit a bit, en cada ejecución. Las invocaciones invisibles simplemente terminan.',
   'steps.result.title': 'Resultado: la lista densa y los argumentos indirectos',
   'scan.result.more': ' (se muestran los primeros {shown})',
-  'scan.result': 'El último prefijo más el último flag es el total, {count} visibles de {n}{more}; va al búfer de argumentos indirectos como instanceCount = {instanceCount}, y un solo drawIndirect ejecuta ese número de instancias, y cada vertex shader encuentra su objeto con `visibles[instance_index]`.',
+  'scan.result':
+    'El último prefijo más el último flag es el total, {count} visibles de {n}{more}; va al búfer de argumentos indirectos como instanceCount = {instanceCount}, y un solo drawIndirect ejecuta ese número de instancias, y cada vertex shader encuentra su objeto con `visibles[instance_index]`.',
 
   // stepper.js
   'scan.block': 'Bloque',
@@ -159,7 +172,8 @@ export const es = {
   // code-view.js
   'code.step': 'El WGSL que se ejecuta en este paso',
   'code.stepIn': 'El WGSL que se ejecuta en este paso: fn {fn}, módulo {module}',
-  'code.lead': 'Cada módulo que compila cada método, exactamente como esta página se lo entregó a la GPU: los archivos de shaders/ que lo componen, sus pipelines y sus constantes override. Se marcan las líneas del paso que muestra el paso a paso del escaneo o la vista de tiles.',
+  'code.lead':
+    'Cada módulo que compila cada método, exactamente como esta página se lo entregó a la GPU: los archivos de shaders/ que lo componen, sus pipelines y sus constantes override. Se marcan las líneas del paso que muestra el paso a paso del escaneo o la vista de tiles.',
   'code.method': 'Método',
   'code.compiled': 'Tal como se compiló en esta GPU.',
   'code.cpu': 'Aquí no hay GPU: esto es lo que compila la GPU de un navegador (la referencia en CPU ejecuta el espejo en Rust de los mismos kernels).',
@@ -179,28 +193,35 @@ export const es = {
   'tiles.tickets.gpu.other': 'leído de la GPU: {n} tickets tomados',
   'tiles.tickets.cpu.one': 'referencia en CPU: {n} ticket tomado',
   'tiles.tickets.cpu.other': 'referencia en CPU: {n} tickets tomados',
-  'tiles.tiles.before': ' Los tiles anteriores a esta ventana ya terminaron (el tile {last} está en INCLUSIVE); los tiles de la ventana aún no han empezado, así que sus palabras de estado dicen INVALID.',
+  'tiles.tiles.before':
+    ' Los tiles anteriores a esta ventana ya terminaron (el tile {last} está en INCLUSIVE); los tiles de la ventana aún no han empezado, así que sus palabras de estado dicen INVALID.',
   'tiles.tiles.nothing': ' Aún no se ha publicado nada: todas las palabras de estado dicen INVALID.',
   'tiles.tiles.title.one': '{n} tile de {size} flags',
   'tiles.tiles.title.other': '{n} tiles de {size} flags',
-  'tiles.tiles': 'Los {n} flags se cortan en tiles de {size}, un workgroup por tile{many}. Un workgroup toma su número de tile de un contador atómico de tickets ({tickets}), así que los tiles se numeran en el orden en que los workgroups empiezan de verdad, y un tile solo espera alguna vez a tiles que ya empezaron.{done}',
+  'tiles.tiles':
+    'Los {n} flags se cortan en tiles de {size}, un workgroup por tile{many}. Un workgroup toma su número de tile de un contador atómico de tickets ({tickets}), así que los tiles se numeran en el orden en que los workgroups empiezan de verdad, y un tile solo espera alguna vez a tiles que ya empezaron.{done}',
   'tiles.tiles.single': ' Con un solo tile no hay predecesores ni nada que mirar hacia atrás: el único workgroup escanea, publica y dispersa.',
   'tiles.count.title': 'Cada tile cuenta sus flags visibles',
-  'tiles.count.gpu': 'Cada workgroup carga su tile una vez (cargas vec4), cuenta los flags visibles con un escaneo del workgroup y deja sus índices en memoria compartida, en orden. Tile-atomic no publica estado: cada palabra de estado leída tras la ejecución sigue a 0 (INVALID); solo se movió el contador de tickets.',
-  'tiles.count.cpu': 'Cada workgroup carga su tile una vez (cargas vec4), cuenta los flags visibles con un escaneo del workgroup y deja sus índices en memoria compartida, en orden. Tile-atomic no publica estado: cada palabra de estado tras la ejecución sigue a 0 (INVALID); solo se movió el contador de tickets.',
+  'tiles.count.gpu':
+    'Cada workgroup carga su tile una vez (cargas vec4), cuenta los flags visibles con un escaneo del workgroup y deja sus índices en memoria compartida, en orden. Tile-atomic no publica estado: cada palabra de estado leída tras la ejecución sigue a 0 (INVALID); solo se movió el contador de tickets.',
+  'tiles.count.cpu':
+    'Cada workgroup carga su tile una vez (cargas vec4), cuenta los flags visibles con un escaneo del workgroup y deja sus índices en memoria compartida, en orden. Tile-atomic no publica estado: cada palabra de estado tras la ejecución sigue a 0 (INVALID); solo se movió el contador de tickets.',
   'tiles.claim.title': 'Un atomicAdd por tile reserva su rango de salida',
   'tiles.claim.swapped': ' (aquí, no el orden de los tiles)',
   'tiles.claim.readBack': ' Los inicios se leen de la salida de la GPU (donde empieza la racha de cada tile).',
-  'tiles.claim': 'En vez de mirar hacia atrás, la invocación 0 de cada tile hace `atomicAdd(&count, aggregate)` y obtiene el inicio de su rango: 64 veces menos atómicos que uno por flag. Los rangos siguen el orden en que ocurrieron los atómicos{swapped}: dentro de un tile los índices siguen en orden, entre tiles no.{readBack}',
+  'tiles.claim':
+    'En vez de mirar hacia atrás, la invocación 0 de cada tile hace `atomicAdd(&count, aggregate)` y obtiene el inicio de su rango: 64 veces menos atómicos que uno por flag. Los rangos siguen el orden en que ocurrieron los atómicos{swapped}: dentro de un tile los índices siguen en orden, entre tiles no.{readBack}',
   'tiles.publish.zero': ' El tile 0 no tiene nada antes, así que publica INCLUSIVE directamente.',
   'tiles.publish.late': ' El workgroup del tile {t} tomó su ticket pero no se está ejecutando (una GPU sin garantías de progreso puede dejarlo esperando): su estado sigue en INVALID.',
   'tiles.publish.title': 'Oleada {wave}: los tiles {a}–{b} escanean y publican AGGREGATE',
-  'tiles.publish': 'En esta simulación se ejecutan {inFlight} workgroups a la vez. Cada uno cuenta su tile con un escaneo del workgroup y publica esa cuenta de inmediato como AGGREGATE: «mi propio total; mi prefijo aún no se sabe». Publicar antes de conocer el prefijo es lo que desacopla los tiles: un sucesor puede usar la cuenta enseguida.{zero}{late}',
+  'tiles.publish':
+    'En esta simulación se ejecutan {inFlight} workgroups a la vez. Cada uno cuenta su tile con un escaneo del workgroup y publica esa cuenta de inmediato como AGGREGATE: «mi propio total; mi prefijo aún no se sabe». Publicar antes de conocer el prefijo es lo que desacopla los tiles: un sucesor puede usar la cuenta enseguida.{zero}{late}',
   'tiles.link.aggregate': 'tile {t}: AGGREGATE {value}, lo suma y sigue leyendo hacia atrás',
   'tiles.link.inclusive': 'tile {t}: INCLUSIVE {value}, que ya cuenta todo hasta su final, así que lo suma y se detiene',
   'tiles.link.counted': 'tile {t}: no publicó nada; tras {polls} sondeos carga los flags del tile {t} y los cuenta por sí mismo ({value}), y sigue más allá',
   'tiles.look.end': ' Llegó al tile 0, así que no hay nada antes.',
-  'tiles.look.fallback': ' Esperó a un predecesor que nunca publicó y luego contó por sí mismo los flags de ese tile: como un tile que espera siempre puede hacerlo, ningún tile depende de que otro avance, y la pasada no puede bloquearse.',
+  'tiles.look.fallback':
+    ' Esperó a un predecesor que nunca publicó y luego contó por sí mismo los flags de ese tile: como un tile que espera siempre puede hacerlo, ningún tile depende de que otro avance, y la pasada no puede bloquearse.',
   'tiles.look.noWait': ' No hizo falta una segunda pasada: cada predecesor que leyó había publicado su total mientras aún se ejecutaba.',
   'tiles.late.title': 'El tile {t} llega tarde: publica, mira hacia atrás, publica',
   'tiles.look.title': 'El tile {t} mira hacia atrás',
@@ -209,12 +230,15 @@ export const es = {
   'tiles.look': '{intro}{parts}. Prefijo exclusivo = {sum}.{end}{after}',
   'tiles.inclusive.title': 'La oleada {wave} publica INCLUSIVE',
   'tiles.inclusive.readBack': ' Los valores INCLUSIVE finales son los leídos del búfer de estados de la GPU.',
-  'tiles.inclusive': 'Cada tile de la oleada ya conoce su prefijo y publica INCLUSIVE = exclusivo + cuenta propia, sobrescribiendo su AGGREGATE. El look-back de un tile posterior se detiene en el primer INCLUSIVE que encuentra, así que las cadenas son cortas: como mucho, los tiles que se ejecutan a la vez.{readBack}',
+  'tiles.inclusive':
+    'Cada tile de la oleada ya conoce su prefijo y publica INCLUSIVE = exclusivo + cuenta propia, sobrescribiendo su AGGREGATE. El look-back de un tile posterior se detiene en el primer INCLUSIVE que encuentra, así que las cadenas son cortas: como mucho, los tiles que se ejecutan a la vez.{readBack}',
   'tiles.scatter.title': 'Dispersión: cada tile escribe una racha consecutiva',
   'tiles.scatter.atomic': 'Cada tile copia sus índices preparados a `indices[start …]`, el rango que le devolvió su atomicAdd: rachas enteras, pero en el orden en que ocurrieron los atómicos.',
-  'tiles.scatter': 'En la misma pasada, cada tile copia sus índices preparados a `indices[exclusive …]`: una racha consecutiva por tile, en orden de tiles. Los flags se leyeron una vez y cada posición se decidió en este único dispatch; un escaneo necesita una segunda pasada solo porque sus bloques no ven los totales de los demás mientras se ejecutan; aquí los publican.',
+  'tiles.scatter':
+    'En la misma pasada, cada tile copia sus índices preparados a `indices[exclusive …]`: una racha consecutiva por tile, en orden de tiles. Los flags se leyeron una vez y cada posición se decidió en este único dispatch; un escaneo necesita una segunda pasada solo porque sus bloques no ven los totales de los demás mientras se ejecutan; aquí los publican.',
   'tiles.result.atomic': 'El contador guarda {count} visibles de {n}; un kernel de una invocación lo copia a instanceCount = {instanceCount} (leído de vuelta).',
-  'tiles.result': 'El prefijo inclusivo del último tile es el total, {count} visibles de {n}: ese mismo tile escribió count e instanceCount = {instanceCount} en el búfer indirecto (leído de vuelta), así que drawIndirect no necesita otro dispatch.',
+  'tiles.result':
+    'El prefijo inclusivo del último tile es el total, {count} visibles de {n}: ese mismo tile escribió count e instanceCount = {instanceCount} en el búfer indirecto (leído de vuelta), así que drawIndirect no necesita otro dispatch.',
 
   // tiles-view.js
   'tiles.window': 'Tiles',
@@ -222,8 +246,10 @@ export const es = {
   'tiles.inFlight': 'Workgroups a la vez',
   'tiles.stalled': 'Workgroup detenido',
   'tiles.stalled.none': 'ninguno',
-  'tiles.why.atomic': 'Tile-atomic también es una sola pasada, pero por otra razón: ningún tile necesita saber qué va antes, porque el contador global reparte rangos de salida en el orden en que llegan los tiles. Por eso se pierde el orden entre tiles; el look-back lo conserva al precio de leer los estados de unos pocos predecesores.',
-  'tiles.why': 'Por qué basta una pasada: un tile solo necesita los totales de los tiles anteriores, y cada tile publica su propio total (AGGREGATE) en cuanto ha contado, mucho antes de terminar; así un tile suma los totales de sus predecesores hasta el prefijo terminado más cercano (INCLUSIVE) en vez de esperar una segunda pasada sobre todos los bloques. Y si el workgroup de un predecesor nunca se ejecuta, el tile que espera cuenta por sí mismo los flags de ese tile, así que ningún tile depende de que otro avance.',
+  'tiles.why.atomic':
+    'Tile-atomic también es una sola pasada, pero por otra razón: ningún tile necesita saber qué va antes, porque el contador global reparte rangos de salida en el orden en que llegan los tiles. Por eso se pierde el orden entre tiles; el look-back lo conserva al precio de leer los estados de unos pocos predecesores.',
+  'tiles.why':
+    'Por qué basta una pasada: un tile solo necesita los totales de los tiles anteriores, y cada tile publica su propio total (AGGREGATE) en cuanto ha contado, mucho antes de terminar; así un tile suma los totales de sus predecesores hasta el prefijo terminado más cercano (INCLUSIVE) en vez de esperar una segunda pasada sobre todos los bloques. Y si el workgroup de un predecesor nunca se ejecuta, el tile que espera cuenta por sí mismo los flags de ese tile, así que ningún tile depende de que otro avance.',
   'tiles.flags': 'flags {first}–{last}',
   'tiles.suggest.one': 'Este array cabe en un solo tile de {size} flags, así que no hay look-back que ver.',
   'tiles.suggest.none': 'Este array no llena ningún tile de {size} flags, así que no hay look-back que ver.',
@@ -231,8 +257,10 @@ export const es = {
   'tiles.src.gpu': 'GPU',
   'tiles.src.cpu': 'CPU',
   'tiles.src.simulation': 'simulación',
-  'tiles.sources.gpuAtomic': 'leído de la GPU tras la ejecución: las palabras de estado de los tiles (todas aún en INVALID: tile-atomic no publica ninguna), la cuenta de tickets, dónde empieza en la salida la racha de cada tile, los índices, count e instanceCount.',
-  'tiles.sources.gpu': 'leído de la GPU tras la ejecución: los estados finales de los tiles (estado y valor inclusivo), el prefijo exclusivo de cada tile (el valor inclusivo anterior), la cuenta de tickets, los índices, count e instanceCount.',
+  'tiles.sources.gpuAtomic':
+    'leído de la GPU tras la ejecución: las palabras de estado de los tiles (todas aún en INVALID: tile-atomic no publica ninguna), la cuenta de tickets, dónde empieza en la salida la racha de cada tile, los índices, count e instanceCount.',
+  'tiles.sources.gpu':
+    'leído de la GPU tras la ejecución: los estados finales de los tiles (estado y valor inclusivo), el prefijo exclusivo de cada tile (el valor inclusivo anterior), la cuenta de tickets, los índices, count e instanceCount.',
   'tiles.sources.cpuOnly': 'la referencia en CPU (sin WebGPU): cada número viene del espejo en Rust del kernel.',
   'tiles.sources.cpu': 'contado en la CPU a partir de los flags: el aggregate de cada tile (el kernel lo guarda en un registro y sobrescribe el estado que lo contenía).',
   'tiles.sources.simulation': 'la simulación en CPU de una planificación ({inFlight} workgroups a la vez): qué estado vio cada tile, y cuándo. Ningún búfer de la GPU registra eso.',
@@ -256,7 +284,8 @@ export const es = {
   'atomic.noSlot': 'el flag {i} es invisible: sin posición',
   'atomic.more': ' Se muestran los primeros {shown} de {n} flags.',
   'atomic.how.atomic': 'Cada invocación visible hizo `atomicAdd(&counter, 1)` y recibió el valor anterior a su incremento: ese número es su posición (abajo en cada celda).',
-  'atomic.how.aggregated': 'Cada workgroup de 64 cuenta sus visibles con un atómico local del workgroup, y luego la invocación 0 reserva toda la racha con un solo atomicAdd global; dentro de un workgroup (sombreados de forma alterna) las posiciones siguen el orden del atómico local.',
+  'atomic.how.aggregated':
+    'Cada workgroup de 64 cuenta sus visibles con un atómico local del workgroup, y luego la invocación 0 reserva toda la racha con un solo atomicAdd global; dentro de un workgroup (sombreados de forma alterna) las posiciones siguen el orden del atómico local.',
   'atomic.caption': '{how} Orden de salida: {order}.{more}',
   'atomic.th.run': 'ejecución',
   'atomic.th.hash': 'hash',
@@ -265,7 +294,8 @@ export const es = {
   'atomic.verdict.scanBroken': 'scan: {distinct} hashes distintos en {runs} ejecuciones; eso no debería pasar nunca, por favor avísanos.',
   'atomic.verdict.moved.invocations': '{method}: {distinct} órdenes distintos en {runs} ejecuciones; los mismos índices, colocados en el orden en que el hardware planificó las invocaciones.',
   'atomic.verdict.moved.workgroups': '{method}: {distinct} órdenes distintos en {runs} ejecuciones; los mismos índices, colocados en el orden en que el hardware planificó los workgroups.',
-  'atomic.verdict.same': '{method}: el mismo orden en las {runs} ejecuciones aquí. Es suerte, no una garantía: {why} Nada en el kernel fija el orden; en una GPU ocupada con muchos workgroups a la vez, se mueve.',
+  'atomic.verdict.same':
+    '{method}: el mismo orden en las {runs} ejecuciones aquí. Es suerte, no una garantía: {why} Nada en el kernel fija el orden; en una GPU ocupada con muchos workgroups a la vez, se mueve.',
   'atomic.stable.cpu': 'la referencia en CPU ejecuta las invocaciones una tras otra, en orden de índice, así que su orden «atómico» es el secuencial.',
   'atomic.stable.oneGroup': 'con {n} flags todas las invocaciones caben en un workgroup',
   'atomic.stable.size': 'con {n} flags',
@@ -283,7 +313,8 @@ export const es = {
   'export.bench': 'esta tabla',
 
   // order-panel.js
-  'order.lead': 'Un renderer ordena sus instancias antes del culling: por material, para que un pipeline y un bind group dibujen un grupo entero (aquí {groups} materiales, los colores), y de delante hacia atrás, para que el rechazo temprano de profundidad se salte los píxeles ocultos (más oscuro = más lejos). Los flags de abajo descartan la mitad; cada método compacta lo que queda y el mismo drawIndirect lo dibuja, cada instancia en su lugar del dibujo. Después, {frames} fotogramas con los mismos flags alimentan un historial por instance_index, como el que guarda un efecto temporal (la franja bajo cada dibujo).',
+  'order.lead':
+    'Un renderer ordena sus instancias antes del culling: por material, para que un pipeline y un bind group dibujen un grupo entero (aquí {groups} materiales, los colores), y de delante hacia atrás, para que el rechazo temprano de profundidad se salte los píxeles ocultos (más oscuro = más lejos). Los flags de abajo descartan la mitad; cada método compacta lo que queda y el mismo drawIndirect lo dibuja, cada instancia en su lugar del dibujo. Después, {frames} fotogramas con los mismos flags alimentan un historial por instance_index, como el que guarda un efecto temporal (la franja bajo cada dibujo).',
   'order.size': 'Instancias',
   'order.run': 'Ejecutar todos los métodos',
   'order.imageLabel': 'El orden de dibujo de {method}, dibujado con drawIndirect',
@@ -297,13 +328,15 @@ export const es = {
   'order.error': 'error del historial tras los fotogramas',
   'order.noteGpu': 'Cada dibujo y cada número salen de los búferes de índices de esta GPU: {visible} de {n} instancias visibles, {frames} fotogramas por método.',
   'order.noteCpu': 'Aquí no hay GPU: los números vienen de la referencia en CPU ({visible} de {n} instancias visibles, {frames} fotogramas por método) y no se dibuja nada.',
-  'order.kept': 'Aquí {methods} conservaron el orden y el mismo orden en cada fotograma: {why} En una GPU con muchos workgroups a la vez su orden se mueve, y con él los cambios de estado, las inversiones y el historial.',
+  'order.kept':
+    'Aquí {methods} conservaron el orden y el mismo orden en cada fotograma: {why} En una GPU con muchos workgroups a la vez su orden se mueve, y con él los cambios de estado, las inversiones y el historial.',
   'order.progress': 'Ejecutando {method}, fotograma {frame} de {frames}…',
   'order.done': 'Hecho: {methods} métodos, {frames} fotogramas cada uno.',
   'order.failed': 'Fallaron las ejecuciones del panel de orden: {error}',
 
   // bench-panel.js
-  'bench.lead': 'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query las cronometra el reloj de pared, hasta el final de una lectura. Flags aleatorios, densidad 0,5; cada salida se comprueba contra la CPU.',
+  'bench.lead':
+    'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query las cronometra el reloj de pared, hasta el final de una lectura. Flags aleatorios, densidad 0,5; cada salida se comprueba contra la CPU.',
   'bench.max': 'Hasta',
   'bench.run': 'Ejecutar el benchmark',
   'bench.cancel': 'Cancelar',
@@ -340,9 +373,11 @@ export const es = {
   'card.result': 'Compactar',
   'card.draw': 'Dibujado con drawIndirect',
   'card.scan': 'El escaneo, paso a paso',
-  'card.scan.lead': 'Cada valor de abajo se leyó de los búferes de una ejecución real: los pasos de Hillis–Steele dentro de cada bloque de 256 elementos, las sumas de bloque, el nivel superior, los desplazamientos sumados de vuelta y la dispersión.',
+  'card.scan.lead':
+    'Cada valor de abajo se leyó de los búferes de una ejecución real: los pasos de Hillis–Steele dentro de cada bloque de 256 elementos, las sumas de bloque, el nivel superior, los desplazamientos sumados de vuelta y la dispersión.',
   'card.tiles': 'La pasada única, paso a paso',
-  'card.tiles.lead': 'Los métodos de una pasada cortan los flags en tiles de {tile}, un workgroup por tile, y los compactan en un solo dispatch. Abajo: la cuenta y el estado publicado de cada tile, el look-back que encadena los tiles y la dispersión de la racha de cada tile. Cada número indica de dónde sale.',
+  'card.tiles.lead':
+    'Los métodos de una pasada cortan los flags en tiles de {tile}, un workgroup por tile, y los compactan en un solo dispatch. Abajo: la cuenta y el estado publicado de cada tile, el look-back que encadena los tiles y la dispersión de la racha de cada tile. Cada número indica de dónde sale.',
   'card.atomic': 'El contador atómico y su orden',
   'card.order': 'Por qué importa el orden',
   'card.bench': 'Benchmark en esta GPU',
@@ -383,7 +418,8 @@ export const es = {
   'work.compilingMethod': 'Compilando los pipelines de {method} (cronometrado aparte de la ejecución)…',
   'work.tooLarge': '{error}. Los flags no se cambiaron en el dispositivo; elige un tamaño menor.',
   'work.runFailed': 'La ejecución falló: {error}',
-  'work.traceWindow': 'El array tiene {n} flags; el paso a paso traza los primeros {max} ({blocks} bloques) para que cada flecha siga siendo legible. Dentro de cada bloque los pasos son exactamente los de la ejecución completa; el nivel superior y los desplazamientos son los de esta ventana de {max} flags. El resultado de arriba es el de la ejecución completa.',
+  'work.traceWindow':
+    'El array tiene {n} flags; el paso a paso traza los primeros {max} ({blocks} bloques) para que cada flecha siga siendo legible. Dentro de cada bloque los pasos son exactamente los de la ejecución completa; el nivel superior y los desplazamientos son los de esta ventana de {max} flags. El resultado de arriba es el de la ejecución completa.',
   'work.tileTraceFailed': 'Falló la traza de los tiles: {error}',
   'work.slotsTooMany': 'Las posiciones se listan para arrays de hasta {max} flags; «Ejecutar ×R», abajo, funciona con los {n}.',
   'work.atomicTraceFailed': 'Falló la traza atómica: {error}',
@@ -392,5 +428,6 @@ export const es = {
   'work.repeatFailed': 'Falló la repetición: {error}',
   'work.gpuError': 'Error de la GPU: {error}',
   'work.retry': 'Reintentar en la GPU',
-  'work.lost': 'Se perdió el dispositivo de la GPU ({error}). Tus flags se conservan y mientras tanto responde la referencia en CPU; el próximo intento de recuperar la GPU será dentro de {seconds} s.',
+  'work.lost':
+    'Se perdió el dispositivo de la GPU ({error}). Tus flags se conservan y mientras tanto responde la referencia en CPU; el próximo intento de recuperar la GPU será dentro de {seconds} s.',
 };

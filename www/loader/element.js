@@ -31,7 +31,8 @@ const KEY_EVENTS = ['keydown', 'keypress', 'keyup'];
 
 // Importing this module during a static site's server-side render (no DOM)
 // defines nothing and throws nothing.
-const Base = globalThis.HTMLElement ?? class {};
+/** @type {typeof HTMLElement} */
+const Base = /** @type {any} */ (globalThis.HTMLElement ?? class {});
 
 /** The element's own styles, one constructable sheet for the page (no .css file a bundler would take for the site's). */
 const baseSheet = lazySheet(baseCss);
@@ -155,8 +156,14 @@ export class CompactionPlaygroundElement extends Base {
   /** What shows until the playground's code is in: its status line and its cards, at the size they will have. */
   showPlaceholder() {
     const words = LOADER_MESSAGES[this.wrapper.lang] ?? LOADER_MESSAGES.en;
-    const status = h('div', { class: 'pg-status skeleton', part: 'status', hidden: this.quiet }, h('div', { class: 'status-row' }, h('p', { class: 'backend', 'data-testid': 'backend', 'data-backend': 'loading' }, words.loading)));
-    const cards = this.reservation().cards.filter((c) => !c.shared || c.panel === 'result').map(({ panel }) => h('section', { class: `card skeleton ${CARD_CLASS[panel] ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
+    const status = h(
+      'div',
+      { class: 'pg-status skeleton', part: 'status', hidden: this.quiet },
+      h('div', { class: 'status-row' }, h('p', { class: 'backend', 'data-testid': 'backend', 'data-backend': 'loading' }, words.loading)),
+    );
+    const cards = this.reservation()
+      .cards.filter((c) => !c.shared || c.panel === 'result')
+      .map(({ panel }) => h('section', { class: `card skeleton ${CARD_CLASS[panel] ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
     this.wrapper.replaceChildren(status, ...cards);
     this.updateReserve();
   }

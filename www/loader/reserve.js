@@ -111,6 +111,7 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
 }
 
 /** `panel`'s measured height for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
+/** @param {string} panel  @param {number} cardEm  @param {Record<string, number[]>} [table]  @param {number[]} [w] */
 export function heightAt(panel, cardEm, table = PANEL_HEIGHTS, w = SAMPLE_WIDTHS) {
   const h = table[panel];
   if (cardEm >= w[0]) return h[0];

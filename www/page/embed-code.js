@@ -11,7 +11,7 @@ const FRAME_FONT_PX = 15;
 const FRAME_PADDING_PX = 16;
 const FRAME_WIDTH_PX = 720;
 
-const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The iframe's height in px for `panels` (a Set) and `n` flags, before the frame reports its own. */
 export function frameHeight(panels, n) {
@@ -34,8 +34,8 @@ export function embedSnippets(el, panels = '') {
   if (el.step) attributes.push(['step', el.step]);
   if (panelsAttribute) attributes.push(['panels', panelsAttribute]);
   const element = [
-    `<script type="module" src="${escape(moduleUrl)}"></script>`,
-    `<compaction-playground ${attributes.map(([k, v]) => `${k}="${escape(v)}"`).join(' ')}></compaction-playground>`,
+    `<script type="module" src="${escapeAttr(moduleUrl)}"></script>`,
+    `<compaction-playground ${attributes.map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ')}></compaction-playground>`,
   ].join('\n');
 
   const hash = new URLSearchParams(el.stateHash);
@@ -43,6 +43,6 @@ export function embedSnippets(el, panels = '') {
   if (panelsAttribute) hash.set('panels', panelsAttribute);
   const n = el.result?.n ?? 10;
   const src = `${new URL('embed.html', moduleUrl).href}#${hash.toString()}`;
-  const iframe = `<iframe src="${escape(src)}" title="GPU stream compaction playground" width="100%" height="${frameHeight(chosen, n)}" loading="lazy"></iframe>`;
+  const iframe = `<iframe src="${escapeAttr(src)}" title="GPU stream compaction playground" width="100%" height="${frameHeight(chosen, n)}" loading="lazy"></iframe>`;
   return { element, iframe };
 }

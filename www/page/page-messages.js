@@ -4,9 +4,11 @@
 export const PAGE_MESSAGES = {
   en: {
     title: 'Compacting the visibles: atomic counter or scan',
-    intro: 'Culling leaves an array of flags; a `drawIndirect` needs a dense list of indices and an `instanceCount`. Two ways to get there on the GPU: an **atomic counter** (fast, but the order changes from run to run) or an **exclusive prefix sum** (the same buffer, bit for bit, every time). Edit the flags, run both on your GPU, and step through the scan from the real buffers.',
+    intro:
+      'Culling leaves an array of flags; a `drawIndirect` needs a dense list of indices and an `instanceCount`. Two ways to get there on the GPU: an **atomic counter** (fast, but the order changes from run to run) or an **exclusive prefix sum** (the same buffer, bit for bit, every time). Edit the flags, run both on your GPU, and step through the scan from the real buffers.',
     'embed.title': 'Embed it in your docs',
-    'embed.lead': 'The playground is a custom element, `<compaction-playground>`, that keeps to itself on your page (shadow DOM, your fonts, your light or dark theme). Choose what it shows and copy one of the two snippets: the element, or an iframe when your site cannot load scripts. Both reproduce what the playground above shows now.',
+    'embed.lead':
+      'The playground is a custom element, `<compaction-playground>`, that keeps to itself on your page (shadow DOM, your fonts, your light or dark theme). Choose what it shows and copy one of the two snippets: the element, or an iframe when your site cannot load scripts. Both reproduce what the playground above shows now.',
     'embed.panels': 'Panels',
     'panel.editor': 'flag editor',
     'panel.result': 'result',
@@ -28,9 +30,11 @@ export const PAGE_MESSAGES = {
   },
   es: {
     title: 'Compactar los visibles: contador atómico o escaneo',
-    intro: 'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. Hay dos formas de llegar ahí en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o una **suma prefija exclusiva** (el mismo búfer, bit a bit, cada vez). Edita los flags, ejecuta ambos en tu GPU y recorre el escaneo paso a paso desde los búferes reales.',
+    intro:
+      'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. Hay dos formas de llegar ahí en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o una **suma prefija exclusiva** (el mismo búfer, bit a bit, cada vez). Edita los flags, ejecuta ambos en tu GPU y recorre el escaneo paso a paso desde los búferes reales.',
     'embed.title': 'Insértalo en tu documentación',
-    'embed.lead': 'El playground es un elemento personalizado, `<compaction-playground>`, que no toca nada de tu página (shadow DOM, tus fuentes, tu tema claro u oscuro). Elige qué muestra y copia uno de los dos fragmentos: el elemento, o un iframe si tu sitio no puede cargar scripts. Ambos reproducen lo que muestra ahora el playground de arriba.',
+    'embed.lead':
+      'El playground es un elemento personalizado, `<compaction-playground>`, que no toca nada de tu página (shadow DOM, tus fuentes, tu tema claro u oscuro). Elige qué muestra y copia uno de los dos fragmentos: el elemento, o un iframe si tu sitio no puede cargar scripts. Ambos reproducen lo que muestra ahora el playground de arriba.',
     'embed.panels': 'Paneles',
     'panel.editor': 'editor de flags',
     'panel.result': 'resultado',
@@ -44,7 +48,8 @@ export const PAGE_MESSAGES = {
     'embed.copy': 'Copiar el código para insertar',
     'embed.element': "Como elemento: una etiqueta script y un elemento (necesita `script-src 'wasm-unsafe-eval'`)",
     'embed.iframe': 'Como iframe: nada del playground se ejecuta en tu página',
-    'embed.more': 'Atributos, eventos, temas y la CSP que necesita cada forma: `docs/embedding.md` en el repositorio. Sin compilar nada: `npm pack` da un paquete cuya carpeta `dist/` es todo lo necesario.',
+    'embed.more':
+      'Atributos, eventos, temas y la CSP que necesita cada forma: `docs/embedding.md` en el repositorio. Sin compilar nada: `npm pack` da un paquete cuya carpeta `dist/` es todo lo necesario.',
     footer: 'Los kernels son el WGSL del artículo, compilado con wgpu a WebAssembly; sin WebGPU la página ejecuta la referencia en CPU (los mismos kernels, reflejados en Rust).',
     loading: 'El playground aún se está cargando; vuelve a probar en un momento.',
     copied: 'Copiados los dos fragmentos. Pega cualquiera de ellos en tu página.',

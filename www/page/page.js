@@ -5,6 +5,7 @@ import { embedSnippets } from './embed-code.js';
 import { PANELS } from '../core/panels.js';
 import { PAGE_MESSAGES } from './page-messages.js';
 
+/** @returns {any} */
 const $ = (id) => document.getElementById(id);
 let words = PAGE_MESSAGES.en;
 
@@ -24,18 +25,22 @@ function translate(lang) {
   words = PAGE_MESSAGES[lang] ?? PAGE_MESSAGES.en;
   document.documentElement.lang = lang;
   document.title = words.title;
-  for (const el of document.querySelectorAll('[data-i18n]')) marked(el, words[el.dataset.i18n]);
+  for (const el of document.querySelectorAll(/** @type {'p'} */ ('[data-i18n]'))) marked(el, words[el.dataset.i18n]);
 }
 
 function start() {
   const el = document.querySelector('compaction-playground');
   const button = $('copy-embed');
   if (!el || !button) return;
-  el.addEventListener('langchange', (e) => translate(e.detail.lang));
+  el.addEventListener('langchange', (e) => translate(/** @type {CustomEvent} */ (e).detail.lang));
   if (el.language) translate(el.language);
-  const panelBoxes = PANELS.map((p) => document.querySelector(`.embed-panels input[value="${p}"]`)).filter(Boolean);
+  const panelBoxes = PANELS.map((p) => /** @type {HTMLInputElement | null} */ (document.querySelector(`.embed-panels input[value="${p}"]`))).filter(Boolean);
   const status = $('embed-status');
-  const panels = () => panelBoxes.filter((b) => b.checked).map((b) => b.value).join(' ');
+  const panels = () =>
+    panelBoxes
+      .filter((b) => b.checked)
+      .map((b) => b.value)
+      .join(' ');
 
   const update = () => {
     if (!el.isReady && el.stateHash === null) return null;

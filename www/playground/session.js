@@ -8,7 +8,7 @@
 // (www/panels/) get it and call it.
 
 import { Engine, kernels, isSoftwareAdapter } from '../core/engine.js';
-import { layout, methodNames, isTileMethod } from '../core/layout.js';
+import { methodNames, isTileMethod } from '../core/layout.js';
 import { MAX_CELLS, defaultState, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute, parsePresetAttribute } from '../core/state.js';
 import { UrlSync } from '../core/url-sync.js';
 import { parsePanels } from '../core/panels.js';
@@ -62,6 +62,7 @@ export class Session {
     this.engine = null;
     /** @type {{ for: Engine, engine: Engine } | null} the engine of traces past maxTraceFlags */
     this.traceEngines = null;
+    /** @type {Uint32Array} */
     this.flags = new Uint32Array(0);
     /** @type {{ name: string, n: number, density: number, seed: number } | null} */
     this.preset = null;
@@ -85,6 +86,8 @@ export class Session {
     this.drawWanted = null;
     /** @type {UrlSync | null} */
     this.url = null;
+    /** The flags the scan stepper's trace is of (www/panels/scan/). */
+    this.traced = null;
   }
 
   // ------------------------------------------------------------- helpers --
@@ -620,7 +623,7 @@ export class Session {
       this.alert('gpu', this.t('work.gpuError', { error: message }));
       return;
     }
-    if (!this.engine || this.engine.backend !== 'gpu') return;
+    if (this.engine?.backend !== 'gpu') return;
     this.uploaded = null;
     // Some browsers (headless, software adapters) lose the device when a WebGPU
     // canvas is presented: the next device draws offscreen and reads the frame back.

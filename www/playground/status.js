@@ -85,7 +85,8 @@ export class StatusBar {
       tick = setInterval(update, 250);
       this.timers.add(tick);
     };
-    const timer = delay ? setTimeout(show, delay) : (show(), null);
+    const timer = delay ? setTimeout(show, delay) : null;
+    if (!delay) show();
     if (timer) this.timers.add(timer);
     const done = () => {
       clearTimeout(timer);

@@ -11,7 +11,7 @@ const ORDER_SHOWN = 24; // indices of each run's order shown in the table
 
 export class AtomicView {
   /**
-   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, t: Function }} options
+   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, t: import('../../i18n/i18n.js').Translator }} options
    */
   constructor({ onMethod, onRepeat, t }) {
     this.t = t;
@@ -57,7 +57,13 @@ export class AtomicView {
       this.slots,
       h(
         'form',
-        { class: 'repeat', onsubmit: (e) => (e.preventDefault(), this.onRepeat(this.runs())) },
+        {
+          class: 'repeat',
+          onsubmit: (e) => {
+            e.preventDefault();
+            this.onRepeat(this.runs());
+          },
+        },
         h('label', { for: repeatId }, t('atomic.repeat'), ' '),
         this.repeatInput,
         h('span', {}, ' ', t('atomic.times'), ' '),

@@ -19,7 +19,7 @@ function significant(t, x) {
 const CHART = { width: 640, height: 240, left: 56, right: 12, top: 12, bottom: 36 };
 
 export class BenchPanel {
-  /** @param {{ t: Function, onRun: () => void, onCancel: () => void, onExport: (format: string) => void }} options */
+  /** @param {{ t: import('../../i18n/i18n.js').Translator, onRun: () => void, onCancel: () => void, onExport: (format: string) => void }} options */
   constructor({ t, onRun, onCancel, onExport }) {
     this.t = t;
     this.rows = [];
@@ -124,9 +124,15 @@ export class BenchPanel {
     const resolution = rows.find((r) => r.resolutionNs)?.resolutionNs;
     this.timerNote.dataset.timer = timers.join(' ');
     this.timerNote.textContent = rows.length
-      ? [timers.map((k) => t(`bench.timer.${k}`)).join(' '), resolution ? t(resolution < 1e3 ? 'bench.resolutionNs' : 'bench.resolution', { ns: t.num(resolution), us: t.num(resolution / 1e3) }) : ''].join(' ').trim()
+      ? [timers.map((k) => t(`bench.timer.${k}`)).join(' '), resolution ? t(resolution < 1e3 ? 'bench.resolutionNs' : 'bench.resolution', { ns: t.num(resolution), us: t.num(resolution / 1e3) }) : '']
+          .join(' ')
+          .trim()
       : '';
-    const head = h('tr', {}, ['method', 'n', 'median', 'gbps', 'timer', 'reps', 'check'].map((c) => h('th', { scope: 'col' }, t(`bench.th.${c}`))));
+    const head = h(
+      'tr',
+      {},
+      ['method', 'n', 'median', 'gbps', 'timer', 'reps', 'check'].map((c) => h('th', { scope: 'col' }, t(`bench.th.${c}`))),
+    );
     const body = rows.map((r) =>
       h(
         'tr',
@@ -156,8 +162,14 @@ export class BenchPanel {
     const grid = [
       ...logTicks(xlo, xhi, 2)
         .filter((_, k, all) => all.length <= 8 || k % 2 === 0)
-        .map((v) => [svg('line', { class: 'grid', x1: x(v), x2: x(v), y1: top, y2: height - bottom }), svg('text', { class: 'tick', x: x(v), y: height - bottom + 14, 'text-anchor': 'middle' }, `2^${Math.round(Math.log2(v))}`)]),
-      ...logTicks(ylo, yhi).map((v) => [svg('line', { class: 'grid', x1: left, x2: width - right, y1: y(v), y2: y(v) }), svg('text', { class: 'tick', x: left - 4, y: y(v) + 4, 'text-anchor': 'end' }, t.num(v))]),
+        .map((v) => [
+          svg('line', { class: 'grid', x1: x(v), x2: x(v), y1: top, y2: height - bottom }),
+          svg('text', { class: 'tick', x: x(v), y: height - bottom + 14, 'text-anchor': 'middle' }, `2^${Math.round(Math.log2(v))}`),
+        ]),
+      ...logTicks(ylo, yhi).map((v) => [
+        svg('line', { class: 'grid', x1: left, x2: width - right, y1: y(v), y2: y(v) }),
+        svg('text', { class: 'tick', x: left - 4, y: y(v) + 4, 'text-anchor': 'end' }, t.num(v)),
+      ]),
     ];
     const series = methods.map((m, k) => {
       const points = rows.filter((r) => r.method === m).sort((a, b) => a.n - b.n);
@@ -172,7 +184,13 @@ export class BenchPanel {
     return h(
       'figure',
       { class: 'bench-chart', 'data-field': field },
-      svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label }, grid, series, svg('text', { class: 'axis', x: left + (width - left - right) / 2, y: height - 4, 'text-anchor': 'middle' }, 'N')),
+      svg(
+        'svg',
+        { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label },
+        grid,
+        series,
+        svg('text', { class: 'axis', x: left + (width - left - right) / 2, y: height - 4, 'text-anchor': 'middle' }, 'N'),
+      ),
       h('figcaption', {}, label, ' · ', legend),
     );
   }

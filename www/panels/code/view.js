@@ -6,7 +6,7 @@ import { locate } from '../shared/wgsl.js';
 import { codeLines } from '../shared/excerpt.js';
 
 export class CodePanel {
-  /** @param {{ t: Function, onCopy: (text: string) => Promise<boolean> }} options  onCopy: true when the text reached the clipboard */
+  /** @param {{ t: import('../../i18n/i18n.js').Translator, onCopy: (text: string) => Promise<boolean> }} options  onCopy: true when the text reached the clipboard */
   constructor({ t, onCopy }) {
     this.t = t;
     this.onCopy = onCopy;

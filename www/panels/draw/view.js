@@ -6,7 +6,7 @@
 import { h } from '../../core/dom.js';
 
 export class DrawPanel {
-  /** @param {{ onResize: () => void, t: Function }} options  onResize: the canvas changed size, attach again and redraw */
+  /** @param {{ onResize: () => void, t: import('../../i18n/i18n.js').Translator }} options  onResize: the canvas changed size, attach again and redraw */
   constructor({ onResize, t }) {
     this.t = t;
     this.mode = null;

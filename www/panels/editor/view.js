@@ -11,7 +11,7 @@ export class FlagEditor {
   /**
    * @param {{ onFlags: (flags: Uint32Array, preset: object|null, why: string) => void,
    *           onPreset: (preset: object) => void,
-   *           parseFlags: (text: string) => Uint32Array, t: Function }} options
+   *           parseFlags: (text: string) => Uint32Array, t: import('../../i18n/i18n.js').Translator }} options
    */
   constructor({ onFlags, onPreset, parseFlags, t }) {
     this.t = t;
@@ -101,7 +101,13 @@ export class FlagEditor {
       this.stripCaption,
       h(
         'form',
-        { class: 'flag-text', onsubmit: (e) => (e.preventDefault(), this.applyText()) },
+        {
+          class: 'flag-text',
+          onsubmit: (e) => {
+            e.preventDefault();
+            this.applyText();
+          },
+        },
         h('label', { for: textId }, t('editor.textLabel')),
         h('div', { class: 'text-row' }, this.textArea, h('button', { type: 'submit', 'data-testid': 'flag-text-apply' }, t('editor.apply'))),
         this.textError,

@@ -13,7 +13,13 @@ const sheet = lazySheet(css);
 /** The order panel's draw orders: every frame's index buffer of every method. */
 function orderFiles({ scene, runs }) {
   const rows = [];
-  for (const run of runs) run.frames.forEach((frame, f) => frame.forEach((index, slot) => rows.push([run.method, f, slot, index])));
+  for (const run of runs) {
+    run.frames.forEach((frame, f) => {
+      frame.forEach((index, slot) => {
+        rows.push([run.method, f, slot, index]);
+      });
+    });
+  }
   return {
     name: 'draw-orders',
     json: toJson({ scene, runs: runs.map((r) => ({ method: r.method, frames: r.frames })) }),

@@ -16,7 +16,7 @@ function hue(x) {
 }
 
 export class OrderPanel {
-  /** @param {{ t: Function, onRun: () => void, onExport: (format: string) => void }} options */
+  /** @param {{ t: import('../../i18n/i18n.js').Translator, onRun: () => void, onExport: (format: string) => void }} options */
   constructor({ t, onRun, onExport }) {
     this.t = t;
     this.onRun = onRun;
@@ -38,7 +38,13 @@ export class OrderPanel {
       h('p', { class: 'order-controls' }, h('label', { for: sizeId }, t('order.size'), ' '), this.sizeSelect, ' ', this.runButton, ' ', this.progress),
       this.note,
       this.rows,
-      h('p', { class: 'exports' }, h('span', { class: 'exports-title' }, t('export.title')), t('export.order'), ['json', 'csv'].map((f) => h('button', { type: 'button', class: 'link-button', 'data-testid': `export-order-${f}`, onclick: () => onExport(f) }, f.toUpperCase()))),
+      h(
+        'p',
+        { class: 'exports' },
+        h('span', { class: 'exports-title' }, t('export.title')),
+        t('export.order'),
+        ['json', 'csv'].map((f) => h('button', { type: 'button', class: 'link-button', 'data-testid': `export-order-${f}`, onclick: () => onExport(f) }, f.toUpperCase())),
+      ),
     );
   }
 

@@ -11,7 +11,7 @@ const RESULT_ITEMS = 1024;
 export class ResultPanel {
   /**
    * @param {{ onMethod: (method: string) => void, onRun: () => void,
-   *           onExport: (what: string, format: string) => void, t: Function }} options
+   *           onExport: (what: string, format: string) => void, t: import('../../i18n/i18n.js').Translator }} options
    */
   constructor({ onMethod, onRun, onExport, t }) {
     this.t = t;
@@ -32,7 +32,10 @@ export class ResultPanel {
     const [hashBox, hash] = stat(t('result.hash'), 'hash');
     const [onBox, ranOn] = stat(t('result.ranOn'), 'run-backend', 'ran-on');
     this.compiled = h('p', { class: 'note compile-time', 'data-testid': 'compile-time', hidden: true });
-    Object.assign(this, { count, instanceCount, hash, ranOn });
+    this.count = count;
+    this.instanceCount = instanceCount;
+    this.hash = hash;
+    this.ranOn = ranOn;
     this.list = h('ol', { class: 'result-list', 'data-testid': 'result-list' });
     this.more = h('p', { class: 'note', 'data-testid': 'result-more', hidden: true });
     this.element = h(
@@ -44,10 +47,14 @@ export class ResultPanel {
       h('p', { class: 'list-title' }, t('result.listTitle')),
       this.list,
       this.more,
-      exportButtons(t, [
-        ['flags', t('export.flags')],
-        ['result', t('export.result')],
-      ], onExport),
+      exportButtons(
+        t,
+        [
+          ['flags', t('export.flags')],
+          ['result', t('export.result')],
+        ],
+        onExport,
+      ),
     );
   }
 

@@ -53,7 +53,7 @@ export function create({ session, t, view }) {
     styles: [stepsSheet(), codeSheet(), exportSheet(), sheet()],
     stepper,
     refresh,
-    engineChanged: (engine, sources) => stepper.code.setSources(sources),
+    engineChanged: (_engine, sources) => stepper.code.setSources(sources),
     destroy: () => stepper.destroy(),
   };
 }

@@ -55,7 +55,11 @@ function perBlockWindow(count, block) {
   return { start, end: Math.min(count, start + layout.block) };
 }
 
+/** @typedef {{ col: number, i: number, inv: number, value: number, tail?: boolean, mark?: string }} Cell */
+
+/** @returns {Cell[]} */
 function cellsOf(values, start, live, extra = {}) {
+  /** @type {Cell[]} */
   const cells = [];
   for (let col = 0; col < live; col++) {
     cells.push({ col, i: start + col, inv: col, value: values[start + col], ...extra });

@@ -15,7 +15,7 @@ const exportButtonsFor = (t, onExport) => exportButtons(t, [['scan', t('export.s
 
 export class Stepper {
   /**
-   * @param {{ onChange?: (step: number, block: number) => void, onExport: (format: string) => void, t: Function }} options
+   * @param {{ onChange?: (step: number, block: number) => void, onExport: (format: string) => void, t: import('../../i18n/i18n.js').Translator }} options
    */
   constructor({ onChange, onExport, t }) {
     this.t = t;
@@ -26,6 +26,8 @@ export class Stepper {
     this.block = 0;
     this.view = null;
     this.cellsByKey = new Map();
+    /** @type {string | null} the arrowhead marker's id, once drawn */
+    this.markerId = null;
     this.build();
   }
 
@@ -202,12 +204,7 @@ export class Stepper {
       this.cellsByKey.set(`${row.key}:${cell.col}`, el);
       cells.push(el);
     }
-    return h(
-      'div',
-      { class: `drow${row.header ? ' header' : ''}`, 'data-row': row.key },
-      h('span', { class: 'drow-label' }, row.label),
-      h('div', { class: 'dcells' }, cells),
-    );
+    return h('div', { class: `drow${row.header ? ' header' : ''}`, 'data-row': row.key }, h('span', { class: 'drow-label' }, row.label), h('div', { class: 'dcells' }, cells));
   }
 
   /** Arrows between measured cell centres; redrawn on resize. */
@@ -219,7 +216,8 @@ export class Stepper {
     if (box.width === 0) return;
     layer.setAttribute('width', String(this.rows.scrollWidth));
     layer.setAttribute('height', String(this.rows.scrollHeight));
-    const markerId = this.markerId ?? (this.markerId = uniqueId('arrowhead'));
+    this.markerId ??= uniqueId('arrowhead');
+    const markerId = this.markerId;
     const paths = [];
     for (const arrow of view.arrows) {
       const from = this.cellsByKey.get(`${arrow.from[0]}:${arrow.from[1]}`);

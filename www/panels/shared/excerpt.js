@@ -11,6 +11,10 @@ import css from './code.css';
 export const codeSheet = lazySheet(css);
 
 /** `<code>` of `lines[from, to)`, one span per line (numbered by CSS), marked by `mark(k)`. */
+/**
+ * @param {string[]} lines  @param {number} from  @param {number} to
+ * @param {(k: number) => string | null} [mark]  @param {string | null} [testid]
+ */
 export function codeLines(lines, from, to, mark = () => null, testid = null) {
   const spans = [];
   for (let k = from; k < to; k++) {
@@ -45,7 +49,10 @@ export class CodeExcerpt {
     if (!at) return;
     const lines = module.wgsl.split('\n');
     this.summary.textContent = this.t('code.stepIn', { fn: ref.fn, module: module.label });
-    replace(this.pre, codeLines(lines, at.start, at.end, (k) => (at.focus.has(k) ? 'focus' : null), this.testid));
+    replace(
+      this.pre,
+      codeLines(lines, at.start, at.end, (k) => (at.focus.has(k) ? 'focus' : null), this.testid),
+    );
     this.pre.dataset.module = module.label;
     this.pre.dataset.fn = ref.fn;
   }

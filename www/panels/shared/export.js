@@ -23,9 +23,7 @@ export function exportButtons(t, items, onExport) {
         'span',
         { class: 'export-group' },
         h('span', {}, label),
-        FORMATS.map((format) =>
-          h('button', { type: 'button', class: 'link-button', 'data-testid': `export-${what}-${format}`, onclick: () => onExport(what, format) }, format.toUpperCase()),
-        ),
+        FORMATS.map((format) => h('button', { type: 'button', class: 'link-button', 'data-testid': `export-${what}-${format}`, onclick: () => onExport(what, format) }, format.toUpperCase())),
       ),
     ),
   );
@@ -43,7 +41,7 @@ export function download(root, filename, text, type) {
 
 /** JSON with typed arrays as plain arrays. */
 export function toJson(value) {
-  return `${JSON.stringify(value, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v), 2)}\n`;
+  return `${JSON.stringify(value, (_, v) => (ArrayBuffer.isView(v) ? Array.from(/** @type {any} */ (v)) : v), 2)}\n`;
 }
 
 function csv(header, rows) {
@@ -58,7 +56,10 @@ export function exportFiles(what, data) {
       return {
         name: 'flags',
         json: toJson({ n: flags.length, preset, flags }),
-        csv: csv(['i', 'flag'], Array.from(flags, (f, i) => [i, f])),
+        csv: csv(
+          ['i', 'flag'],
+          Array.from(flags, (f, i) => [i, f]),
+        ),
       };
     }
     case 'result': {
@@ -67,7 +68,10 @@ export function exportFiles(what, data) {
       return {
         name: `result-${r.method}`,
         json: toJson(run),
-        csv: csv(['slot', 'index'], Array.from(r.indices, (index, slot) => [slot, index])),
+        csv: csv(
+          ['slot', 'index'],
+          Array.from(r.indices, (index, slot) => [slot, index]),
+        ),
       };
     }
     case 'scan': {

@@ -13,7 +13,7 @@ const SPEEDS = [0.5, 1, 2, 4];
 
 export class StepControls {
   /**
-   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string, t: Function }} options
+   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string, t: import('../../i18n/i18n.js').Translator }} options
    *   onGo is called whenever the visitor (or play) moves to another step;
    *   extra elements join the toolbar; testPrefix prefixes every data-testid.
    */
@@ -27,8 +27,7 @@ export class StepControls {
     const id = (name) => `${testPrefix}${name}`;
     const scrubId = uniqueId('scrub');
     const speedId = uniqueId('speed');
-    const button = (text, testid, title, onclick) =>
-      h('button', { type: 'button', class: 'ctl', 'data-testid': id(testid), title, 'aria-label': title, onclick }, text);
+    const button = (text, testid, title, onclick) => h('button', { type: 'button', class: 'ctl', 'data-testid': id(testid), title, 'aria-label': title, onclick }, text);
     this.firstButton = button('|◀◀', 'step-first', t('controls.first'), () => this.go(0));
     this.backButton = button('|◀', 'step-back', t('controls.back'), () => this.go(this.index - 1));
     this.playButton = button('▶', 'step-play', t('controls.play'), () => this.togglePlay());
@@ -64,7 +63,26 @@ export class StepControls {
   shortcuts() {
     const t = this.t;
     const k = (key) => h('kbd', {}, key);
-    return h('p', { class: 'shortcuts' }, t('controls.keys'), ' ', k('←'), ' / ', k('→'), ` ${t('controls.keyStep')}, `, k('Home'), ' / ', k('End'), ` ${t('controls.keyEnds')}, `, k('P'), ` ${t('controls.keyPlay')}, `, k('+'), ' / ', k('−'), ` ${t('controls.keySpeed')}.`);
+    return h(
+      'p',
+      { class: 'shortcuts' },
+      t('controls.keys'),
+      ' ',
+      k('←'),
+      ' / ',
+      k('→'),
+      ` ${t('controls.keyStep')}, `,
+      k('Home'),
+      ' / ',
+      k('End'),
+      ` ${t('controls.keyEnds')}, `,
+      k('P'),
+      ` ${t('controls.keyPlay')}, `,
+      k('+'),
+      ' / ',
+      k('−'),
+      ` ${t('controls.keySpeed')}.`,
+    );
   }
 
   /** New steps (without calling onGo): `count` of them, showing `index` (clamped). */

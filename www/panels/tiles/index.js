@@ -50,7 +50,7 @@ export function create({ session, t, view }) {
     styles: [stepsSheet(), codeSheet(), exportSheet(), sheet()],
     stepper: tiles,
     refresh,
-    engineChanged: (engine, sources) => tiles.code.setSources(sources),
+    engineChanged: (_engine, sources) => tiles.code.setSources(sources),
     destroy: () => tiles.destroy(),
   };
 }

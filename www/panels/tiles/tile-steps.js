@@ -60,6 +60,7 @@ const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, k) => a +
 /** The steps for the tiles of `win`. */
 export function planTileSteps(trace, win) {
   const atomic = trace.method === 'tile-atomic';
+  /** @type {{ kind: string, wave?: number, tile?: number, tiles?: number[] }[]} */
   const steps = [{ kind: 'tiles', wave: win.tiles === 0 || atomic ? 0 : trace.chain.wave[win.start] }];
   if (win.tiles === 0) return steps;
   if (atomic) {
@@ -193,7 +194,9 @@ export function tileStepView(trace, steps, index, win, tr) {
     case 'claim': {
       view.title = tr('tiles.claim.title');
       const order = shown.filter((t) => T.exclusive[t] !== layout.noSlot).sort((a, b) => T.exclusive[a] - T.exclusive[b]);
-      order.forEach((t, k) => Object.assign(tile(t), { role: 'claim', claim: k + 1 }));
+      order.forEach((t, k) => {
+        Object.assign(tile(t), { role: 'claim', claim: k + 1 });
+      });
       const swapped = order.some((t, k) => k > 0 && t < order[k - 1]);
       view.text = tr('tiles.claim', { swapped: swapped ? tr('tiles.claim.swapped') : '', readBack: gpu ? tr('tiles.claim.readBack') : '' });
       break;

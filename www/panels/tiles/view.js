@@ -17,7 +17,7 @@ const IN_FLIGHT = [2, 4, 8];
 export class TilesView {
   /**
    * @param {{ onSchedule: (schedule: { inFlight: number, stalled: number|null }) => void,
-   *           onSuggest: () => void, onChange?: () => void, onExport: (format: string) => void, t: Function }} options
+   *           onSuggest: () => void, onChange?: () => void, onExport: (format: string) => void, t: import('../../i18n/i18n.js').Translator }} options
    *   onSchedule: the visitor changed the simulated schedule (fetch a new trace);
    *   onSuggest: the visitor asked for an array with many tiles.
    */
@@ -34,6 +34,8 @@ export class TilesView {
     this.win = null;
     this.view = null;
     this.schedule = { inFlight: 4, stalled: null };
+    /** @type {string | null} the arrowhead marker's id, once drawn */
+    this.markerId = null;
     this.build();
   }
 
@@ -58,12 +60,7 @@ export class TilesView {
         this.onChange();
       },
     });
-    this.scheduleRow = h(
-      'div',
-      { class: 'tile-schedule' },
-      field(t('tiles.inFlight'), this.inFlightSelect),
-      field(t('tiles.stalled'), this.stallSelect),
-    );
+    this.scheduleRow = h('div', { class: 'tile-schedule' }, field(t('tiles.inFlight'), this.inFlightSelect), field(t('tiles.stalled'), this.stallSelect));
     this.sources = h('p', { class: 'tile-sources', 'data-testid': 'tile-sources' });
     this.suggestion = h('p', { class: 'note tile-suggest', 'data-testid': 'tile-suggest', hidden: true });
     this.title = h('h3', { class: 'step-title', 'data-testid': 'tiles-step-title' });
@@ -181,7 +178,10 @@ export class TilesView {
     richText(this.text, view.text);
     this.code.show(view.code, this.trace.method);
     this.renderSources(view.sources);
-    replace(this.row, view.tiles.map((tile) => this.renderTile(tile, view)));
+    replace(
+      this.row,
+      view.tiles.map((tile) => this.renderTile(tile, view)),
+    );
     this.output.hidden = !view.runs;
     this.drawArcs();
     this.revealFocus();
@@ -234,15 +234,45 @@ export class TilesView {
     );
     const read =
       tile.role === 'read'
-        ? h('p', { class: `tile-read seen-${tile.seen.replace(' ', '-')}`, 'data-testid': 'tile-read', 'data-seen': tile.seen, 'data-added': tile.added, 'data-running': tile.running, 'data-source': 'simulation' }, h('span', {}, tile.seen === 'counted itself' ? t('tiles.saw.counted') : t('tiles.saw', { state: tile.seen.toUpperCase() })), h('span', {}, `+${num(tile.added)} → ${num(tile.running)}`))
+        ? h(
+            'p',
+            {
+              class: `tile-read seen-${tile.seen.replace(' ', '-')}`,
+              'data-testid': 'tile-read',
+              'data-seen': tile.seen,
+              'data-added': tile.added,
+              'data-running': tile.running,
+              'data-source': 'simulation',
+            },
+            h('span', {}, tile.seen === 'counted itself' ? t('tiles.saw.counted') : t('tiles.saw', { state: tile.seen.toUpperCase() })),
+            h('span', {}, `+${num(tile.added)} → ${num(tile.running)}`),
+          )
         : null;
     const claim =
       tile.role === 'claim'
-        ? h('p', { class: 'tile-read', 'data-testid': 'tile-claim', 'data-claim': tile.claim, 'data-source': view.sources.exclusive }, h('span', {}, `atomicAdd #${tile.claim}`), h('span', {}, t('tiles.returned', { value: num(tile.exclusive) })))
+        ? h(
+            'p',
+            { class: 'tile-read', 'data-testid': 'tile-claim', 'data-claim': tile.claim, 'data-source': view.sources.exclusive },
+            h('span', {}, `atomicAdd #${tile.claim}`),
+            h('span', {}, t('tiles.returned', { value: num(tile.exclusive) })),
+          )
         : null;
     const run = view.runs?.find((r) => r.t === tile.t);
     const out = run
-      ? h('p', { class: 'tile-run', 'data-testid': 'tile-run', 'data-exclusive': run.exclusive, 'data-inclusive': run.inclusive, 'data-first': run.first, 'data-last': run.last, 'data-source': view.sources.output }, h('span', {}, t('tiles.slots', { a: num(run.exclusive), b: num(run.inclusive - 1) })), h('span', {}, `= ${num(run.first)} … ${num(run.last)}`))
+      ? h(
+          'p',
+          {
+            class: 'tile-run',
+            'data-testid': 'tile-run',
+            'data-exclusive': run.exclusive,
+            'data-inclusive': run.inclusive,
+            'data-first': run.first,
+            'data-last': run.last,
+            'data-source': view.sources.output,
+          },
+          h('span', {}, t('tiles.slots', { a: num(run.exclusive), b: num(run.inclusive - 1) })),
+          h('span', {}, `= ${num(run.first)} … ${num(run.last)}`),
+        )
       : null;
     const wave = tile.wave === null ? null : h('span', { class: 'tile-wave' }, t(tile.late ? 'tiles.wave.stalled' : 'tiles.wave', { wave: String(tile.wave) }));
     return h(
@@ -263,7 +293,12 @@ export class TilesView {
         'dl',
         {},
         h('div', {}, h('dt', {}, t('tiles.dt.aggregate')), value('aggregate', tile.aggregate, view.sources.aggregate)),
-        h('div', {}, h('dt', {}, t(this.trace.method === 'tile-atomic' ? 'tiles.dt.start' : 'tiles.dt.exclusive')), value('exclusive', tile.exclusive === layout.noSlot ? null : tile.exclusive, view.sources.exclusive)),
+        h(
+          'div',
+          {},
+          h('dt', {}, t(this.trace.method === 'tile-atomic' ? 'tiles.dt.start' : 'tiles.dt.exclusive')),
+          value('exclusive', tile.exclusive === layout.noSlot ? null : tile.exclusive, view.sources.exclusive),
+        ),
       ),
       read,
       claim,
@@ -283,7 +318,8 @@ export class TilesView {
     this.layer.setAttribute('height', String(height));
     this.layer.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const at = (t) => this.row.querySelector(`.tile[data-tile="${t}"]`)?.getBoundingClientRect();
-    const markerId = this.markerId ?? (this.markerId = uniqueId('tile-arrow'));
+    this.markerId ??= uniqueId('tile-arrow');
+    const markerId = this.markerId;
     const shapes = [];
     view.arcs.forEach((arc, k) => {
       const a = at(arc.from);
@@ -305,7 +341,15 @@ export class TilesView {
     if (view.runs?.length) shapes.push(...this.outputBar(view.runs, box));
     replace(
       this.layer,
-      svg('defs', {}, svg('marker', { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))),
+      svg(
+        'defs',
+        {},
+        svg(
+          'marker',
+          { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
+        ),
+      ),
       shapes,
     );
   }

@@ -1,0 +1,51 @@
+// Which keys stay inside the element (www/loader/keys.js).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { staysInside, controlKind } from '../../www/loader/keys.js';
+
+/** A stand-in for an element of the shadow root. */
+const el = (localName, type = null, extra = {}) => ({ localName, getAttribute: (a) => (a === 'type' ? type : (extra[a] ?? null)), isContentEditable: false, ...extra });
+const key = (k, mods = {}) => ({ key: k, ...mods });
+
+test('controls by kind', () => {
+  assert.equal(controlKind(el('textarea')), 'text');
+  assert.equal(controlKind(el('input', 'number')), 'text');
+  assert.equal(controlKind(el('input', null)), 'text');
+  assert.equal(controlKind(el('input', 'range')), 'slider');
+  assert.equal(controlKind(el('input', 'radio')), 'choice');
+  assert.equal(controlKind(el('select')), 'list');
+  assert.equal(controlKind(el('button')), 'button');
+  assert.equal(controlKind(el('span', null, { isContentEditable: true })), 'text');
+  assert.equal(controlKind(el('div')), null);
+  assert.equal(controlKind(null), null);
+});
+
+test('typed into a text box or a list: every plain key stays, shortcuts with Ctrl, ⌘ or Alt go on', () => {
+  for (const target of [el('textarea'), el('input', 'text'), el('select')]) {
+    for (const k of ['/', 'p', 'n', 's', '?', 'a', 'ArrowLeft', 'Home', 'End', 'Enter', ' ', 'Backspace']) assert.equal(staysInside(key(k), target, false), true, `${target.localName}: ${k}`);
+    assert.equal(staysInside(key('k', { ctrlKey: true }), target, false), false);
+    assert.equal(staysInside(key('k', { metaKey: true }), target, false), false);
+  }
+});
+
+test('Tab and Escape always reach the site, even when the element used them', () => {
+  for (const target of [el('textarea'), el('button'), null]) {
+    assert.equal(staysInside(key('Tab'), target, true), false);
+    assert.equal(staysInside(key('Escape'), target, true), false);
+  }
+});
+
+test('a key the element used stays, whatever the control; a key it did not use on a button goes on', () => {
+  assert.equal(staysInside(key('p'), el('button'), true), true);
+  assert.equal(staysInside(key('ArrowRight', { altKey: true }), el('button'), true), true);
+  assert.equal(staysInside(key('n'), el('button'), false), false);
+  assert.equal(staysInside(key('Enter'), el('button'), false), true);
+  assert.equal(staysInside(key(' '), el('button'), false), true);
+  assert.equal(staysInside(key('ArrowRight'), el('input', 'range'), false), true);
+  assert.equal(staysInside(key('PageDown'), el('input', 'range'), false), true);
+  assert.equal(staysInside(key('p'), el('input', 'range'), false), false);
+  assert.equal(staysInside(key('ArrowDown'), el('input', 'radio'), false), true);
+  assert.equal(staysInside(key('x'), el('div'), false), false);
+});

@@ -1,0 +1,53 @@
+// The view's state and its URL form (www/core/state.js), with the wasm's
+// packing of flags.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { wasm } from './kernels.mjs';
+import { parseHash, formatHash, parsePresetAttribute, formatPresetAttribute, parseFlagsAttribute, flagsText, MAX_CELLS } from '../../www/core/state.js';
+
+const encode = (f) => wasm.encodeFlags(f);
+const decode = (c) => wasm.decodeFlags(c);
+
+test('a state round-trips through the hash, embedding keys included', () => {
+  const flags = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
+  const hash = formatHash({ flags, preset: null, method: 'lookback', step: 3, block: 0, tile: 2, embed: { panels: 'scan tiles', theme: 'dark', lang: 'es' } }, encode);
+  const { state, flags: back, error, ignored } = parseHash(hash, decode);
+  assert.equal(error, null);
+  assert.deepEqual(ignored, []);
+  assert.deepEqual([...back], [...flags]);
+  assert.deepEqual([state.method, state.step, state.tile], ['lookback', 3, 2]);
+  assert.deepEqual(state.embed, { panels: 'scan tiles', theme: 'dark', lang: 'es' });
+});
+
+test('large arrays made by a preset keep the preset in the hash, not the flags', () => {
+  const preset = { name: 'random', n: 100_000, density: 0.5, seed: 7 };
+  const flags = wasm.presetFlags('random', preset.n, preset.density, preset.seed);
+  const hash = formatHash({ flags, preset, method: 'scan', step: null, block: 0, tile: 0 }, encode);
+  assert.match(hash, /preset=random&n=100000&density=0\.5&seed=7/);
+  assert.ok(flags.length > MAX_CELLS);
+  assert.deepEqual(parseHash(hash, decode).state.preset, preset);
+});
+
+test('a malformed hash says what is wrong and keeps the default state; unknown parts are named', () => {
+  assert.equal(parseHash('#method=nope', decode).error.key, 'unknownMethod');
+  assert.equal(parseHash('#flags=b10.%%%', decode).error.key, 'decode');
+  assert.equal(parseHash('#step=x', decode).error.key, 'notWhole');
+  assert.deepEqual(parseHash('#method=scan&foo=1&n=5', decode).ignored, [
+    { part: 'foo=1', why: 'unknown' },
+    { part: 'n=5', why: 'noPreset' },
+  ]);
+});
+
+test('the preset and flags attributes', () => {
+  assert.deepEqual(parsePresetAttribute('random 1000 0.25 3'), { name: 'random', n: 1000, density: 0.25, seed: 3 });
+  assert.equal(formatPresetAttribute({ name: 'random', n: 1000, density: 0.25, seed: 3 }), 'random 1000 0.25 3');
+  assert.equal(formatPresetAttribute({ name: 'article', n: 10, density: 0.5, seed: 1 }), 'article');
+  assert.throws(() => parsePresetAttribute('nope'));
+  assert.throws(() => parsePresetAttribute('random 10 0.5 1 extra'));
+  assert.deepEqual([...parseFlagsAttribute('1 0 2', wasm)], [1, 0, 2]);
+  assert.deepEqual([...parseFlagsAttribute(encode(new Uint32Array([1, 1, 0])), wasm)], [1, 1, 0]);
+  assert.equal(flagsText(new Uint32Array([1, 0, 1])), '101');
+  assert.equal(flagsText(new Uint32Array([1, 0, 2])), '1,0,2');
+});
