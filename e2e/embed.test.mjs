@@ -10,6 +10,7 @@ import { launchBrowser, newLoggedPage } from './browser.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
 import { startSite } from './site.mjs';
+import { hostStyles } from './host.mjs';
 
 let site;
 let browser;
@@ -91,26 +92,6 @@ async function openHost(page = 'guide/index.html', { colorScheme = 'light', audi
   await p.goto(site.url(page));
   if (page.endsWith('index.html')) await ready(p);
   return { page: p, log };
-}
-
-/**
- * Every computed style of the host's own elements (html, body and all inside
- * but the playgrounds), and where their boxes sit across the page.
- */
-function hostStyles() {
-  // Resolved sizes along the block axis depend on the content's height, which
-  // the playgrounds add to. Chromium sometimes reports an `auto` horizontal
-  // margin as 0px after a descendant's relayout (the box has not moved: a
-  // forced relayout reads 50px again), so those are compared as box positions.
-  const layoutDependent = new Set(['height', 'block-size', 'transform-origin', 'perspective-origin', 'margin-left', 'margin-right', 'margin-inline-start', 'margin-inline-end']);
-  const own = [document.documentElement, ...document.querySelectorAll('body, body *')].filter((e) => !e.closest('compaction-playground'));
-  return own.map((e) => {
-    const cs = getComputedStyle(e);
-    const box = e.getBoundingClientRect();
-    const style = { 'box-x': String(box.x), 'box-width': String(box.width) };
-    for (const p of cs) if (!layoutDependent.has(p)) style[p] = cs.getPropertyValue(p);
-    return { el: e.localName + (e.id ? `#${e.id}` : ''), style };
-  });
 }
 
 const shadowText = (page, id) => page.$eval(`#${id}`, (e) => e.shadowRoot.textContent);

@@ -46,7 +46,10 @@ test('the tile view: windows of tiles, and every tile of the look-back published
   const last = tileStepView(trace, steps, steps.length - 1, win, t);
   assert.ok(last.tiles.every((tile) => tile.status === 'inclusive'));
   const atomic = await cpu(flags).tileTrace('tile-atomic', 4);
-  assert.deepEqual(planTileSteps(atomic, windowAt(atomic, 0)).map((s) => s.kind), ['tiles', 'count', 'claim', 'scatter', 'result']);
+  assert.deepEqual(
+    planTileSteps(atomic, windowAt(atomic, 0)).map((s) => s.kind),
+    ['tiles', 'count', 'claim', 'scatter', 'result'],
+  );
 });
 
 test('the order panel: state changes, inversions and a history that a scrambled order breaks', () => {

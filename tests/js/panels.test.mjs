@@ -8,7 +8,13 @@ import { PANELS, TILE_METHODS, CARD_CLASS, parsePanels, formatPanels, visiblePan
 import { wasm } from './kernels.mjs';
 
 test('TILE_METHODS are the methods whose layout() says usesTiles', () => {
-  assert.deepEqual(TILE_METHODS, wasm.layout().methods.filter((m) => m.usesTiles).map((m) => m.name));
+  assert.deepEqual(
+    TILE_METHODS,
+    wasm
+      .layout()
+      .methods.filter((m) => m.usesTiles)
+      .map((m) => m.name),
+  );
 });
 
 test('every panel has a card class', () => {

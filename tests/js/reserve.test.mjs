@@ -32,8 +32,20 @@ test('side by side, the editor and the result share one row; scan and tiles shar
   assert.equal(stacked.cards.filter((c) => c.shared).length, 0);
   const scan = reserve(new Set(['scan', 'tiles']), { widthEm: 50, method: 'scan' });
   const tiles = reserve(new Set(['scan', 'tiles']), { widthEm: 50, method: 'lookback' });
-  assert.deepEqual(scan.cards.map((c) => [c.panel, c.shared]), [['scan', false], ['tiles', true]]);
-  assert.deepEqual(tiles.cards.map((c) => [c.panel, c.shared]), [['scan', true], ['tiles', false]]);
+  assert.deepEqual(
+    scan.cards.map((c) => [c.panel, c.shared]),
+    [
+      ['scan', false],
+      ['tiles', true],
+    ],
+  );
+  assert.deepEqual(
+    tiles.cards.map((c) => [c.panel, c.shared]),
+    [
+      ['scan', true],
+      ['tiles', false],
+    ],
+  );
   assert.ok(tiles.total > scan.total, 'the tile view is the taller');
   const quiet = reserve(new Set(['scan']), { widthEm: 50, status: false });
   assert.equal(quiet.total, quiet.cards[0].em);
@@ -67,7 +79,14 @@ test('the host-page rule covers every panel alone and all of them, at three widt
 });
 
 test('"Copy embed code": a whole-number iframe height for every panel alone, the default set and all panels', () => {
-  const el = { constructor: { moduleUrl: 'https://docs.example/assets/playground/compaction-playground.js' }, flags: '1001101001', method: 'scan', step: 3, stateHash: 'flags=b10.WQI&method=scan&step=3', result: { n: 10 } };
+  const el = {
+    constructor: { moduleUrl: 'https://docs.example/assets/playground/compaction-playground.js' },
+    flags: '1001101001',
+    method: 'scan',
+    step: 3,
+    stateHash: 'flags=b10.WQI&method=scan&step=3',
+    result: { n: 10 },
+  };
   const heights = [];
   for (const panels of [...PANELS, '', PANELS.join(' ')]) {
     const { element, iframe } = embedSnippets(el, panels);

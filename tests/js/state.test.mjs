@@ -51,3 +51,13 @@ test('the preset and flags attributes', () => {
   assert.equal(flagsText(new Uint32Array([1, 0, 1])), '101');
   assert.equal(flagsText(new Uint32Array([1, 0, 2])), '1,0,2');
 });
+
+test('embed.html posts to its parent’s origin: the hash names it, else the browser, else the referrer, else nobody', async () => {
+  const { parentOrigin } = await import('../../www/embed/origin.js');
+  assert.equal(parentOrigin('https://docs.example', ['https://other.example'], 'https://third.example/page'), 'https://docs.example');
+  assert.equal(parentOrigin(null, ['https://docs.example'], ''), 'https://docs.example');
+  assert.equal(parentOrigin(null, undefined, 'https://docs.example/guide/page.html'), 'https://docs.example');
+  assert.equal(parentOrigin(null, undefined, ''), null);
+  assert.equal(parentOrigin('not a url', undefined, ''), null);
+  assert.equal(parentOrigin(null, ['null'], 'file:///x.html'), null, 'an opaque origin names nobody');
+});

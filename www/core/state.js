@@ -12,7 +12,7 @@ export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
 /** Hash keys that belong to the embedding, not to the playground's state. */
-export const EMBED_KEYS = ['panels', 'theme', 'lang'];
+export const EMBED_KEYS = ['panels', 'theme', 'lang', 'origin'];
 
 /** @typedef {{ name: string, n: number, density: number, seed: number }} Preset */
 

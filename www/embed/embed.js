@@ -11,6 +11,7 @@
 
 import { THEMES } from '../core/theme.js';
 import { LANGS } from '../i18n/langs.js';
+import { parentOrigin } from './origin.js';
 
 const el = document.querySelector('compaction-playground');
 const framed = window.parent !== window;
@@ -19,21 +20,6 @@ const framed = window.parent !== window;
 function hashSettings() {
   const params = new URLSearchParams(location.hash.slice(1));
   return { theme: params.get('theme'), lang: params.get('lang'), panels: params.get('panels'), origin: params.get('origin') };
-}
-
-/** The origin of the page that frames this one, or null when it cannot be told. */
-export function parentOrigin(hashOrigin, ancestors, referrer) {
-  const candidates = [hashOrigin, ancestors?.[0], referrer];
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      const origin = new URL(candidate).origin;
-      if (origin !== 'null') return origin;
-    } catch {
-      // Not a URL: the next candidate.
-    }
-  }
-  return null;
 }
 
 /** Sets or removes an attribute of the element. */
