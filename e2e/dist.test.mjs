@@ -110,6 +110,33 @@ test('npm pack gives a package that a docs project installs and imports as `comp
       names.filter((n) => n.endsWith('.css') && !/^dist\/(page|embed|compaction-playground-reserve)\.css$/.test(n)),
       [],
     );
+    // The package's types, as a TypeScript site sees them through `exports`: right uses compile, a wrong one does not.
+    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, include: ['consumer.ts'] };
+    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+    await writeFile(
+      path.join(project, 'consumer.ts'),
+      `import { kernels, type ResultDetail, type Method } from 'compaction-playground';
+const el = document.createElement('compaction-playground');
+el.method = 'lookback';
+el.panels = 'scan result';
+el.addEventListener('result', (e) => { const r: ResultDetail = e.detail; console.log(r.count + r.instanceCount, r.backend === 'gpu'); });
+el.addEventListener('step', (e) => console.log(e.detail.view, e.detail.step));
+await el.ready;
+const count: number | undefined = el.result?.count;
+const { Playground, layout } = await kernels();
+const pg = await Playground.create((kind, message) => console.log(kind, message));
+pg.setFlags(new Uint32Array([1, 0, 1]));
+const m: Method = layout().methods[0].name;
+const run = await pg.run(m);
+const indices: Uint32Array = run.indices;
+console.log(count, indices.length);
+`,
+    );
+    await run(process.execPath, [tsc, '-p', project]);
+    await writeFile(path.join(project, 'consumer.ts'), `import 'compaction-playground';\nconst el = document.createElement('compaction-playground');\nconst wrong: string = el.result!.count;\nconsole.log(wrong);\n`);
+    const refused = await run(process.execPath, [tsc, '-p', project]).then(() => null, (e) => e.stdout);
+    assert.match(refused ?? '', /consumer\.ts.*TS2322/, 'a wrong use of the types is an error');
     // A static site's server-side render imports it without a DOM: nothing breaks.
     const module = await import(entry);
     assert.equal(typeof module.kernels, 'function');

@@ -222,6 +222,49 @@ setup_node_modules() {
   touch "$stamp"
 }
 
+# ------------------------------------------------------- docs generators ---
+# The generators of docs/embedding.md's recipes, for e2e/sites.test.mjs, all
+# under target/docs-tools/: MkDocs Material in a venv (PyPI), VitePress
+# (npm, from scripts/docs-tools/'s lock file), mdBook (`cargo install`, a few
+# minutes once). Only `npm test` needs them; `npm start` does not install them.
+SETUP_DOCS_TOOLS="$SETUP_REPO_ROOT/target/docs-tools"
+SETUP_MDBOOK_VERSION=0.5.4
+
+setup_docs_tools() {
+  local tools="$SETUP_DOCS_TOOLS" spec="$SETUP_REPO_ROOT/scripts/docs-tools"
+  mkdir -p "$tools"
+  # MkDocs Material.
+  if [[ -x "$tools/venv/bin/mkdocs" ]] && cmp -s "$spec/requirements.txt" "$tools/venv/requirements.txt"; then
+    setup_log "MkDocs Material present ($("$tools/venv/bin/mkdocs" --version | awk '{print $3}'))"
+  else
+    setup_log "python3 -m venv target/docs-tools/venv; pip install -r scripts/docs-tools/requirements.txt"
+    rm -rf "$tools/venv"
+    python3 -m venv "$tools/venv" || setup_die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    "$tools/venv/bin/pip" install -q --disable-pip-version-check -r "$spec/requirements.txt" </dev/null ||
+      setup_die "pip install of MkDocs Material failed"
+    cp "$spec/requirements.txt" "$tools/venv/requirements.txt"
+  fi
+  # VitePress.
+  if [[ -d "$tools/vitepress/node_modules/vitepress" ]] && cmp -s "$spec/package-lock.json" "$tools/vitepress/package-lock.json"; then
+    setup_log "VitePress present"
+  else
+    setup_log "npm ci of VitePress in target/docs-tools/vitepress"
+    rm -rf "$tools/vitepress"
+    mkdir -p "$tools/vitepress"
+    cp "$spec/package.json" "$spec/package-lock.json" "$tools/vitepress/"
+    (cd "$tools/vitepress" && npm ci --no-audit --no-fund </dev/null) || setup_die "npm ci of VitePress failed"
+  fi
+  # mdBook.
+  if [[ "$("$tools/bin/mdbook" --version 2>/dev/null)" == "mdbook v$SETUP_MDBOOK_VERSION" ]]; then
+    setup_log "mdBook $SETUP_MDBOOK_VERSION present"
+  else
+    setup_log "cargo install mdbook --version =$SETUP_MDBOOK_VERSION --locked --root target/docs-tools (a few minutes, once)"
+    cargo install mdbook --version "=$SETUP_MDBOOK_VERSION" --locked --root "$tools" </dev/null ||
+      setup_die "cargo install mdbook failed"
+  fi
+  setup_log "docs generators ready in target/docs-tools/"
+}
+
 setup_all() {
   local t0=$SECONDS
   setup_log "checking prerequisites in $SETUP_REPO_ROOT"

@@ -17,7 +17,14 @@ export function kernels() {
   if (!wasmPromise) {
     wasmPromise = (async () => {
       const wasm = await import('../pkg/compaction_playground.js');
-      await wasm.default({ module_or_path: new URL('./compaction_playground_bg.wasm', import.meta.url) });
+      const url = new URL('./compaction_playground_bg.wasm', import.meta.url);
+      try {
+        await wasm.default({ module_or_path: url });
+      } catch (e) {
+        // The commonest way to get here: the wasm is not beside the module (a page came back instead).
+        if (/magic word/.test(e?.message ?? '')) throw new Error(`${url.href} is not the kernels' wasm (the server answered with something else). Keep dist/'s files together; a dev server that pre-bundles dependencies (Vite's optimizeDeps) moves the modules away from the wasm: exclude compaction-playground from it (docs/embedding.md, VitePress). ${e.message}`);
+        throw e;
+      }
       initLayout(wasm);
       return wasm;
     })();

@@ -77,8 +77,8 @@ class Mounted {
       this.panels = panels;
       this.session.clearAlert('attributes');
       if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
+      // (The URL is written on the next change of state: now, during a hash change, it would undo the link's.)
       this.view?.setPanels(panels);
-      this.session.updateUrl();
     } else if (name === 'quiet') {
       this.rebuild();
     } else if (!['loading', 'autorun'].includes(name)) {

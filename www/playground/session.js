@@ -338,7 +338,8 @@ export class Session {
   startUrlSync() {
     if (this.url) return;
     this.url = new UrlSync({
-      decodeFlags: (code) => this.wasm.decodeFlags(code),
+      // A link's flags: packed (`b10.WQI`) or a list, as the attribute takes them.
+      decodeFlags: (code) => parseFlagsAttribute(code, this.wasm),
       encodeFlags: (flags) => this.wasm.encodeFlags(flags),
       onHash: () => this.track(this.applyHash()),
     });
