@@ -194,7 +194,7 @@ setup_node_modules() {
     why="package-lock.json changed"
   else
     local dep
-    for dep in playwright-core esbuild-wasm binaryen; do
+    for dep in playwright-core esbuild-wasm binaryen typescript @biomejs/biome; do
       if [[ ! -d "$root/node_modules/$dep" ]]; then
         why="$dep missing"
         break
@@ -216,7 +216,7 @@ setup_node_modules() {
     (cd "$root" && npm install --no-audit --no-fund </dev/null)
   fi
   local dep
-  for dep in playwright-core esbuild-wasm binaryen; do
+  for dep in playwright-core esbuild-wasm binaryen typescript @biomejs/biome; do
     [[ -d "$root/node_modules/$dep" ]] || setup_die "npm did not install $dep"
   done
   touch "$stamp"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in order, stopping at the first failure.
-#   setup -> rustfmt -> clippy (native) -> clippy (wasm32) -> cargo test
-#   -> the library as a dependency (scripts/check-library.sh)
-#   -> build (scripts/build.sh: wasm, then dist/) -> browser tests (node --test e2e/)
+#   setup -> rustfmt, biome (JS and CSS) -> clippy (native) -> clippy (wasm32)
+#   -> build (scripts/build.sh: wasm, then dist/) -> tsc (JSDoc types), unit tests (node --test tests/js/)
+#   -> cargo test -> the library as a dependency (scripts/check-library.sh)
+#   -> browser tests (node --test e2e/), the docs generators' sites among them
+# The docs generators (MkDocs Material, VitePress, mdBook) install in the
+# background from the start, while the Rust stages run; the browser tests wait
+# for them.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,8 +62,22 @@ else
   echo "test: warning: $lvp_icd not found; wgpu will use whatever Vulkan driver it finds" >&2
 fi
 
+# The generators of docs/embedding.md's recipes: downloads and one compile, beside the stages below.
+DOCS_TOOLS_LOG="$ROOT/target/docs-tools.log"
+mkdir -p "$ROOT/target"
+(
+  SETUP_FUNCTIONS_ONLY=1
+  # shellcheck source=scripts/setup.sh
+  source "$ROOT/scripts/setup.sh"
+  setup_docs_tools
+) >"$DOCS_TOOLS_LOG" 2>&1 &
+DOCS_TOOLS_PID=$!
+
 stage "rustfmt (cargo fmt --all -- --check)"
 cargo fmt --all -- --check
+
+stage "biome: format and lint of JS and CSS (biome check)"
+node_modules/.bin/biome check
 
 stage "clippy, native (cargo clippy --workspace --all-targets -- -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -71,14 +89,29 @@ else
   skip "clippy, wasm32" "no clippy for Debian's wasm toolchain"
 fi
 
+stage "build: wasm and dist/ (scripts/build.sh)"
+bash "$ROOT/scripts/build.sh"
+
+stage "types of the page's JavaScript (tsc -p tsconfig.json: JSDoc, checkJs)"
+node_modules/.bin/tsc -p tsconfig.json
+
+stage "unit tests of the pure modules (node --test tests/js/)"
+mapfile -t UNIT_TESTS < <(find "$ROOT/tests/js" -name '*.test.mjs' | sort)
+node --test "${UNIT_TESTS[@]#"$ROOT"/}"
+
 stage "native tests (cargo test --release --workspace)"
 cargo test --release --workspace
 
 stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
 bash "$ROOT/scripts/check-library.sh"
 
-stage "build: wasm and dist/ (scripts/build.sh)"
-bash "$ROOT/scripts/build.sh"
+stage "docs generators (scripts/setup.sh setup_docs_tools, started at the beginning)"
+if ! wait "$DOCS_TOOLS_PID"; then
+  cat "$DOCS_TOOLS_LOG" >&2
+  echo "test: the docs generators did not install" >&2
+  exit 1
+fi
+grep '^setup:' "$DOCS_TOOLS_LOG" || true
 
 mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
