@@ -134,8 +134,14 @@ console.log(count, indices.length);
 `,
     );
     await run(process.execPath, [tsc, '-p', project]);
-    await writeFile(path.join(project, 'consumer.ts'), `import 'compaction-playground';\nconst el = document.createElement('compaction-playground');\nconst wrong: string = el.result!.count;\nconsole.log(wrong);\n`);
-    const refused = await run(process.execPath, [tsc, '-p', project]).then(() => null, (e) => e.stdout);
+    await writeFile(
+      path.join(project, 'consumer.ts'),
+      `import 'compaction-playground';\nconst el = document.createElement('compaction-playground');\nconst wrong: string = el.result!.count;\nconsole.log(wrong);\n`,
+    );
+    const refused = await run(process.execPath, [tsc, '-p', project]).then(
+      () => null,
+      (e) => e.stdout,
+    );
     assert.match(refused ?? '', /consumer\.ts.*TS2322/, 'a wrong use of the types is an error');
     // A static site's server-side render imports it without a DOM: nothing breaks.
     const module = await import(entry);

@@ -64,14 +64,21 @@ test('the frame says its height to its host, and only to the host’s origin; la
   try {
     await page.waitForFunction(() => window.heard.some((m) => m.data?.source === 'compaction-playground'));
     const heard = await page.evaluate(() => window.heard.filter((m) => m.data?.source === 'compaction-playground'));
-    assert.ok(heard.every((m) => m.origin === new URL(frameBase()).origin && Object.keys(m.data).sort().join() === 'height,source'), JSON.stringify(heard));
+    assert.ok(
+      heard.every((m) => m.origin === new URL(frameBase()).origin && Object.keys(m.data).sort().join() === 'height,source'),
+      JSON.stringify(heard),
+    );
     // The host's script sized the iframe: nothing scrolls inside it.
     await page.waitForFunction(() => Number(document.querySelector('iframe').height) === window.heard.filter((m) => m.data?.source).at(-1).data.height);
     await idle(frame);
     const fit = await frame.evaluate(() => ({ scroll: document.documentElement.scrollHeight, view: innerHeight }));
     assert.ok(fit.scroll <= fit.view + 1, `scrolls ${fit.scroll} in ${fit.view}`);
     assert.deepEqual(
-      await frame.evaluate(() => ({ main: document.querySelectorAll('main').length, h1: document.querySelectorAll('h1').length, description: Boolean(document.querySelector('meta[name="description"]')?.content) })),
+      await frame.evaluate(() => ({
+        main: document.querySelectorAll('main').length,
+        h1: document.querySelectorAll('h1').length,
+        description: Boolean(document.querySelector('meta[name="description"]')?.content),
+      })),
       { main: 1, h1: 1, description: true },
     );
   } finally {
@@ -103,7 +110,10 @@ test('the frame follows its hash without reloading: state, panels, theme and lan
     const state = await stateOf(frame);
     assert.deepEqual({ ...state, hash: 0 }, { method: 'atomic', count: 3, hash: 0, theme: 'dark', lang: 'es', panels: ['editor', 'result'] });
     assert.equal(await frame.evaluate(() => window.kept), 'the same document', 'the frame did not reload');
-    assert.deepEqual(log.filter((l) => l.startsWith('[pageerror]')), []);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith('[pageerror]')),
+      [],
+    );
   } finally {
     await page.close();
   }

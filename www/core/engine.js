@@ -22,7 +22,10 @@ export function kernels() {
         await wasm.default({ module_or_path: url });
       } catch (e) {
         // The commonest way to get here: the wasm is not beside the module (a page came back instead).
-        if (/magic word/.test(e?.message ?? '')) throw new Error(`${url.href} is not the kernels' wasm (the server answered with something else). Keep dist/'s files together; a dev server that pre-bundles dependencies (Vite's optimizeDeps) moves the modules away from the wasm: exclude compaction-playground from it (docs/embedding.md, VitePress). ${e.message}`);
+        if (/magic word/.test(e?.message ?? ''))
+          throw new Error(
+            `${url.href} is not the kernels' wasm (the server answered with something else). Keep dist/'s files together; a dev server that pre-bundles dependencies (Vite's optimizeDeps) moves the modules away from the wasm: exclude compaction-playground from it (docs/embedding.md, VitePress). ${e.message}`,
+          );
         throw e;
       }
       initLayout(wasm);

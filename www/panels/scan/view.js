@@ -5,6 +5,7 @@
 // what its invocation reads and writes.
 
 import { h, svg, replace, richText, uniqueId } from '../../core/dom.js';
+import { arrowhead } from '../shared/step-controls.js';
 import { planSteps, stepView, blockCount } from './steps.js';
 import { layout } from '../../core/layout.js';
 import { StepControls } from '../shared/step-controls.js';
@@ -239,19 +240,7 @@ export class Stepper {
         }),
       );
     }
-    replace(
-      layer,
-      svg(
-        'defs',
-        {},
-        svg(
-          'marker',
-          { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
-          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
-        ),
-      ),
-      paths,
-    );
+    replace(layer, arrowhead(markerId), paths);
     this.arrowPaths = paths;
   }
 

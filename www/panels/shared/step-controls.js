@@ -2,7 +2,7 @@
 // play/pause, forward, last, speed, a scrubber and "step k of N", plus the
 // keyboard shortcuts. The owner renders; the controls only keep the index.
 
-import { h, uniqueId } from '../../core/dom.js';
+import { h, svg, uniqueId } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
 import css from './steps.css';
 
@@ -190,4 +190,13 @@ export class StepControls {
     this.label.dataset.steps = String(n);
     if (focused?.disabled && this.element.contains(focused)) (this.scrubber.disabled ? this.playButton : this.scrubber).focus();
   }
+}
+
+/** The arrowhead both steppers' diagrams end their arrows with: `<defs>` of one marker, `id`. */
+export function arrowhead(id) {
+  return svg(
+    'defs',
+    {},
+    svg('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' })),
+  );
 }

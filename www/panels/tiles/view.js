@@ -6,7 +6,7 @@
 // of the schedule (www/tile-steps.js builds every step; this file only draws).
 
 import { h, svg, replace, richText, uniqueId } from '../../core/dom.js';
-import { StepControls } from '../shared/step-controls.js';
+import { StepControls, arrowhead } from '../shared/step-controls.js';
 import { WINDOW, planTileSteps, tileStepView, windowAt, tileCount } from './tile-steps.js';
 import { layout } from '../../core/layout.js';
 import { CodeExcerpt } from '../shared/excerpt.js';
@@ -339,19 +339,7 @@ export class TilesView {
       );
     });
     if (view.runs?.length) shapes.push(...this.outputBar(view.runs, box));
-    replace(
-      this.layer,
-      svg(
-        'defs',
-        {},
-        svg(
-          'marker',
-          { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
-          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
-        ),
-      ),
-      shapes,
-    );
+    replace(this.layer, arrowhead(markerId), shapes);
   }
 
   /** The output slots the window's runs fill, as one bar, each run joined to its tile. */
