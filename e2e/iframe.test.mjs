@@ -30,13 +30,14 @@ after(async () => {
 /** The frame's origin differs from the host's: the host is on localhost, the frame on 127.0.0.1. */
 const frameBase = () => site.assetsUrl.replace('//localhost:', '//127.0.0.1:');
 
-async function hostWithFrame(hash) {
+/** A host page framing embed.html#`hash`, with the recipe's script (`frames`: it also passes the host's theme on). */
+async function hostWithFrame(hash, { frames = true } = {}) {
   const src = `${frameBase()}embed.html#${hash}`;
   await site.write(
     'docs/guide/framed.html',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>framed</title><link rel="stylesheet" href="../theme.css"></head><body><main class="content"><h1>Docs</h1>
 <iframe data-compaction-playground src="${src}" title="GPU stream compaction playground" width="100%" height="900"></iframe>
-<script type="module" src="playground-frames.js"></script>
+${frames ? '<script type="module" src="playground-frames.js"></script>' : ''}
 <script type="module" src="frame-spy.js"></script></main></body></html>`,
   );
   await site.write('docs/guide/frame-spy.js', `window.heard = []; addEventListener('message', (e) => window.heard.push({ origin: e.origin, data: e.data }));`);
@@ -96,7 +97,8 @@ test('the frame says its height to its host, and only to the host’s origin; la
 });
 
 test('the frame follows its hash without reloading: state, panels, theme and language', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, frame, log } = await hostWithFrame('flags=1001101001&method=scan&panels=result');
+  // (Without the recipe's script, which would tell the frame the host's theme over the hash's.)
+  const { page, frame, log } = await hostWithFrame('flags=1001101001&method=scan&panels=result', { frames: false });
   try {
     assert.deepEqual(await stateOf(frame), { method: 'scan', count: 5, hash: fnv1a(compact([1, 0, 0, 1, 1, 0, 1, 0, 0, 1])), theme: 'light', lang: 'en', panels: ['result'] });
     await frame.evaluate(() => {

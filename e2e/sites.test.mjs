@@ -218,13 +218,14 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
 
   // The dev server, with the recipe's one line of Vite config.
   const port = await freePort();
-  const dev = spawn(process.execPath, [vitepress, 'dev', 'docs', '--port', String(port), '--strictPort'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const dev = spawn(process.execPath, [vitepress, 'dev', 'docs', '--port', String(port), '--strictPort'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   try {
     await new Promise((resolve, reject) => {
       let said = '';
       const timer = setTimeout(() => reject(new Error(`vitepress dev did not start: ${said}`)), 60_000);
       const hear = (d) => {
-        said += d;
+        // (Without the colours VitePress puts around the port.)
+        said += String(d).replace(/\x1b\[[0-9;]*m/g, '');
         if (said.includes(`:${port}`)) {
           clearTimeout(timer);
           resolve();
