@@ -29,6 +29,8 @@ const MKDOCS = path.join(TOOLS, 'venv', 'bin', 'mkdocs');
 const MDBOOK = process.env.MDBOOK ?? path.join(TOOLS, 'bin', 'mdbook');
 const VITEPRESS = path.join(TOOLS, 'vitepress');
 const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
+/** A terminal colour code. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const ARTICLE_HASH = fnv1a(compact(ARTICLE));
 
 let browser;
@@ -225,7 +227,7 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
       const timer = setTimeout(() => reject(new Error(`vitepress dev did not start: ${said}`)), 60_000);
       const hear = (d) => {
         // (Without the colours VitePress puts around the port.)
-        said += String(d).replace(/\x1b\[[0-9;]*m/g, '');
+        said += String(d).replace(ANSI, '');
         if (said.includes(`:${port}`)) {
           clearTimeout(timer);
           resolve();
