@@ -21,6 +21,7 @@ class Mounted {
   constructor(host, restore, lang) {
     this.host = host;
     this.destroyed = false;
+    /** The panels asked for before a view exists; then the view's (a link's `panels` may change them). */
     this.panels = parsePanels(host.getAttribute('panels')).panels;
     this.session = new Session({
       attributes: host.attributeValues(),
@@ -40,8 +41,7 @@ class Mounted {
       const t = await loadTranslator(lang);
       if (this.destroyed) return;
       this.show(t);
-      const { unknown } = parsePanels(this.host.getAttribute('panels'));
-      if (unknown.length) session.alert('attributes', t('app.unknownPanels', { panels: unknown.join(', ') }));
+      this.sayUnknownPanels(this.host.getAttribute('panels'));
     } catch (e) {
       this.host.showLoadFailure(e);
       return;
@@ -55,7 +55,7 @@ class Mounted {
   show(t) {
     this.view?.destroy();
     this.session.t = t;
-    this.view = new Playground(this.host, this.session, t, this.panels);
+    this.view = new Playground(this.host, this.session, t, this.panelsShown());
     this.session.view = this.view;
   }
 
@@ -73,10 +73,10 @@ class Mounted {
 
   attributeChanged(name, value) {
     if (name === 'panels') {
-      const { panels, unknown } = parsePanels(value);
+      const { panels } = parsePanels(value);
       this.panels = panels;
       this.session.clearAlert('attributes');
-      if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
+      this.sayUnknownPanels(value);
       // (The URL is written on the next change of state: now, during a hash change, it would undo the link's.)
       this.view?.setPanels(panels);
     } else if (name === 'quiet') {
@@ -84,6 +84,12 @@ class Mounted {
     } else if (!['loading', 'autorun'].includes(name)) {
       this.session.attributeChanged(name, value);
     }
+  }
+
+  /** The names of `text` (the `panels` attribute) that are no panel, said in the element. */
+  sayUnknownPanels(text) {
+    const { unknown } = parsePanels(text);
+    if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
   }
 
   onKey(e) {
@@ -114,14 +120,14 @@ class Mounted {
     return this.session.presetAttribute();
   }
   stateHash() {
-    return this.session.stateHash(formatPanels(this.panels));
+    return this.session.stateHash(formatPanels(this.panelsShown()));
   }
   snapshot() {
     return this.session.snapshot();
   }
   /** The panels asked for, and the number of flags: what the reservation is computed from. */
   panelsShown() {
-    return this.panels;
+    return this.view?.panels ?? this.panels;
   }
   flagCount() {
     return this.session.started ? this.session.flags.length : null;

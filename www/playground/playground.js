@@ -268,6 +268,14 @@ export class Playground {
     return { step, block: tiles ? 0 : (this.loaded.scan?.stepper.block ?? 0), tile: tiles ? stepper.firstTile : 0 };
   }
 
+  /** The WGSL the visible stepper's step runs (`{ ref, method }`, `ref` null when none), for the code panel to mark. */
+  currentMark() {
+    const panel = this.activeStepper();
+    const stepper = panel?.stepper;
+    const ref = stepper?.steps.length ? (stepper.view?.code ?? null) : null;
+    return { ref, method: panel === this.loaded.tiles && stepper?.trace ? stepper.trace.method : 'scan' };
+  }
+
   /** The visible stepper moved: the URL, the code panel's marks, the host's `step` event. */
   stepChanged() {
     const session = this.session;
@@ -276,7 +284,8 @@ export class Playground {
     const stepper = panel?.stepper;
     if (!stepper?.steps.length) return;
     const tiles = panel === this.loaded.tiles;
-    this.loaded.code?.mark?.(stepper.view?.code ?? null, tiles ? stepper.trace.method : 'scan');
+    const mark = this.currentMark();
+    this.loaded.code?.mark?.(mark.ref, mark.method);
     session.emit('step', {
       view: tiles ? 'tiles' : 'scan',
       step: stepper.step,

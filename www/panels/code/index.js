@@ -27,8 +27,8 @@ export function create({ t, view }) {
     engineChanged: (engine, sources) => {
       code.setSources(sources, engine.backend);
       // The visible stepper's step, if it came first.
-      const stepper = view.activeStepper()?.stepper;
-      if (stepper?.view) code.mark(stepper.view.code ?? null, stepper === view.loaded.tiles?.stepper ? stepper.trace.method : 'scan');
+      const mark = view.currentMark();
+      if (mark.ref) code.mark(mark.ref, mark.method);
     },
     showResult: (r) => code.follow(r.method),
     mark: (ref, method) => code.mark(ref, method),
