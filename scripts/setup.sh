@@ -22,6 +22,8 @@ fi
 
 SETUP_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# puppeteer-core itself downloads nothing; this keeps it so if a dependency changes.
+export PUPPETEER_SKIP_DOWNLOAD=1
 export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 case ":$PATH:" in
   *":$CARGO_HOME/bin:"*) ;;
@@ -194,7 +196,7 @@ setup_node_modules() {
     why="package-lock.json changed"
   else
     local dep
-    for dep in playwright-core esbuild-wasm binaryen typescript @biomejs/biome; do
+    for dep in playwright-core puppeteer-core axe-core esbuild-wasm binaryen typescript @biomejs/biome; do
       if [[ ! -d "$root/node_modules/$dep" ]]; then
         why="$dep missing"
         break
@@ -216,7 +218,7 @@ setup_node_modules() {
     (cd "$root" && npm install --no-audit --no-fund </dev/null)
   fi
   local dep
-  for dep in playwright-core esbuild-wasm binaryen typescript @biomejs/biome; do
+  for dep in playwright-core puppeteer-core axe-core esbuild-wasm binaryen typescript @biomejs/biome; do
     [[ -d "$root/node_modules/$dep" ]] || setup_die "npm did not install $dep"
   done
   touch "$stamp"
@@ -263,6 +265,14 @@ setup_docs_tools() {
       setup_die "cargo install mdbook failed"
   fi
   setup_log "docs generators ready in target/docs-tools/"
+}
+
+# Firefox ESR (Debian's), the second browser engine of the browser tests,
+# driven by puppeteer-core over WebDriver BiDi. Only `npm test` needs it.
+setup_firefox() {
+  setup_apt_install firefox-esr
+  [[ -x /usr/bin/firefox-esr ]] || setup_die "/usr/bin/firefox-esr not found after installing the firefox-esr package"
+  setup_log "Firefox present ($(/usr/bin/firefox-esr --version 2>/dev/null))"
 }
 
 setup_all() {

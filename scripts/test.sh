@@ -62,13 +62,14 @@ else
   echo "test: warning: $lvp_icd not found; wgpu will use whatever Vulkan driver it finds" >&2
 fi
 
-# The generators of docs/embedding.md's recipes: downloads and one compile, beside the stages below.
+# Firefox and the generators of docs/embedding.md's recipes: downloads and one compile, beside the stages below.
 DOCS_TOOLS_LOG="$ROOT/target/docs-tools.log"
 mkdir -p "$ROOT/target"
 (
   SETUP_FUNCTIONS_ONLY=1
   # shellcheck source=scripts/setup.sh
   source "$ROOT/scripts/setup.sh"
+  setup_firefox
   setup_docs_tools
 ) >"$DOCS_TOOLS_LOG" 2>&1 &
 DOCS_TOOLS_PID=$!

@@ -79,3 +79,18 @@ export function uniqueId(prefix) {
   uid += 1;
   return `${prefix}-${uid}`;
 }
+
+/**
+ * A box that scrolls, reachable by keyboard (WCAG 2.1.1): in the tab order,
+ * with a name; a region unless it has a role of its own (a list). Returns `el`.
+ * @template {HTMLElement} E
+ * @param {E} el
+ * @param {string} name
+ * @returns {E}
+ */
+export function scrollBox(el, name) {
+  el.tabIndex = 0;
+  if (!['ol', 'ul', 'table'].includes(el.localName) && !el.hasAttribute('role')) el.setAttribute('role', 'region');
+  el.setAttribute('aria-label', name);
+  return el;
+}

@@ -50,7 +50,7 @@ export const en = {
   'editor.apply': 'Use these flags',
   'editor.summary': '{n} flags, {visible} visible{from}',
   'editor.fromPreset': ' · preset {name}',
-  'editor.cell': 'flag {i}',
+  'editor.cell': 'flag {i}: {value}',
   'editor.strip':
     '{n} flags, {visible} visible: too many for cells, so each column of the strip is the share of visible flags in about {neighbours} neighbours. The array still runs on every method below.',
   'editor.badSize': 'The size must be a whole number from 1 to {max}; got “{got}”.',
@@ -160,6 +160,7 @@ export const en = {
 
   // stepper.js
   'scan.block': 'Block',
+  'scan.diagram': 'The scan’s buffers at this step: one row per buffer, one cell per element',
   'scan.controls': 'Scan stepper',
   'scan.blockOption': '{b} (flags {first}–{last})',
   'scan.inspector': 'Hover or focus a cell to see what its invocation reads and writes.',
@@ -170,6 +171,7 @@ export const en = {
 
   // code-view.js
   'code.step': 'The WGSL that runs in this step',
+  'code.source': 'The WGSL of module {module}',
   'code.stepIn': 'The WGSL that runs in this step: fn {fn}, module {module}',
   'code.lead':
     'Every module each method compiles, exactly as this page handed it to the GPU: the files of shaders/ it is joined from, its pipelines and their override constants. The lines of the step shown in the scan stepper or the tile view are marked.',
@@ -185,6 +187,7 @@ export const en = {
   'code.markedNote': 'Marked: fn {fn}, the current step.',
 
   // tile-steps.js (the tile view's narration)
+  'tiles.rowLabel': 'The tiles of the window at this step',
   'tiles.one': 'tile {t}',
   'tiles.range': 'tiles {a}–{b}',
   'tiles.many': ' ({which} of {tiles} shown)',
@@ -275,6 +278,8 @@ export const en = {
 
   // atomic-view.js
   'atomic.run': 'Run ×{runs}',
+  'atomic.slotsLabel': 'The slots each visible flag got',
+  'atomic.tableLabel': 'The repeated runs',
   'atomic.slotsFrom': 'Slots from',
   'atomic.repeat': 'Repeat each method',
   'atomic.times': 'times',
@@ -337,6 +342,7 @@ export const en = {
   'bench.max': 'Up to',
   'bench.run': 'Run the benchmark',
   'bench.cancel': 'Cancel',
+  'bench.tableLabel': 'The measurements',
   'bench.compileTitle': 'Compilation, timed apart from the runs',
   'bench.compiled': '{method}: {ms} ms (compile and one run of 10 flags)',
   'bench.progress': '{method}, N = {n} ({done} of {total})…',
@@ -365,6 +371,7 @@ export const en = {
   'export.nothing': 'Nothing to download yet: run it first.',
 
   // app.js
+  'app.nth': '{label} (playground {n})',
   'app.language': 'Language',
   'card.editor': 'Flags',
   'card.editor.lead': 'The culling pass left one flag per object: nonzero means visible. Click or drag across cells to toggle them, or use the arrow keys and Space.',

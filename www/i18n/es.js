@@ -51,7 +51,7 @@ export const es = {
   'editor.apply': 'Usar estos flags',
   'editor.summary': '{n} flags, {visible} visibles{from}',
   'editor.fromPreset': ' · ejemplo {name}',
-  'editor.cell': 'flag {i}',
+  'editor.cell': 'flag {i}: {value}',
   'editor.strip':
     '{n} flags, {visible} visibles: demasiados para celdas, así que cada columna de la franja es la proporción de flags visibles entre unos {neighbours} vecinos. El array se sigue ejecutando con cada método de abajo.',
   'editor.badSize': 'El tamaño debe ser un número entero de 1 a {max}; llegó «{got}».',
@@ -161,6 +161,7 @@ export const es = {
 
   // stepper.js
   'scan.block': 'Bloque',
+  'scan.diagram': 'Los buffers del escaneo en este paso: una fila por buffer, una celda por elemento',
   'scan.controls': 'Paso a paso del escaneo',
   'scan.blockOption': '{b} (flags {first}–{last})',
   'scan.inspector': 'Pasa el ratón o el foco por una celda para ver qué lee y escribe su invocación.',
@@ -171,6 +172,7 @@ export const es = {
 
   // code-view.js
   'code.step': 'El WGSL que se ejecuta en este paso',
+  'code.source': 'El WGSL del módulo {module}',
   'code.stepIn': 'El WGSL que se ejecuta en este paso: fn {fn}, módulo {module}',
   'code.lead':
     'Cada módulo que compila cada método, exactamente como esta página se lo entregó a la GPU: los archivos de shaders/ que lo componen, sus pipelines y sus constantes override. Se marcan las líneas del paso que muestra el paso a paso del escaneo o la vista de tiles.',
@@ -186,6 +188,7 @@ export const es = {
   'code.markedNote': 'Marcada: fn {fn}, el paso actual.',
 
   // tile-steps.js
+  'tiles.rowLabel': 'Los tiles de la ventana en este paso',
   'tiles.one': 'tile {t}',
   'tiles.range': 'tiles {a}–{b}',
   'tiles.many': ' (se muestran {which} de {tiles})',
@@ -277,6 +280,8 @@ export const es = {
 
   // atomic-view.js
   'atomic.run': 'Ejecutar ×{runs}',
+  'atomic.slotsLabel': 'La posición que obtuvo cada flag visible',
+  'atomic.tableLabel': 'Las ejecuciones repetidas',
   'atomic.slotsFrom': 'Posiciones de',
   'atomic.repeat': 'Repetir cada método',
   'atomic.times': 'veces',
@@ -340,6 +345,7 @@ export const es = {
   'bench.max': 'Hasta',
   'bench.run': 'Ejecutar el benchmark',
   'bench.cancel': 'Cancelar',
+  'bench.tableLabel': 'Las mediciones',
   'bench.compileTitle': 'Compilación, cronometrada aparte de las ejecuciones',
   'bench.compiled': '{method}: {ms} ms (compilar y una ejecución de 10 flags)',
   'bench.progress': '{method}, N = {n} ({done} de {total})…',
@@ -367,6 +373,7 @@ export const es = {
   'export.nothing': 'Aún no hay nada que descargar: ejecútalo primero.',
 
   // app.js
+  'app.nth': '{label} (playground {n})',
   'app.language': 'Idioma',
   'card.editor': 'Flags',
   'card.editor.lead': 'El pase de culling dejó un flag por objeto: distinto de cero significa visible. Haz clic o arrastra sobre las celdas para alternarlas, o usa las flechas y Espacio.',

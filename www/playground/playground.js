@@ -94,7 +94,7 @@ export class Playground {
     for (const [panel, card] of Object.entries(CARDS)) {
       this.cards[panel] = h(
         'section',
-        { class: `card ${CARD_CLASS[panel]}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': t(card.title), 'aria-busy': 'true', hidden: true },
+        { class: `card ${CARD_CLASS[panel]}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': this.regionName(t(card.title)), 'aria-busy': 'true', hidden: true },
         h('h2', { 'data-cpu-tag': t('status.cpuTag') }, t(card.title)),
         card.lead ? h('p', { class: 'lead' }, t(card.lead, { tile: 4096 })) : null,
       );
@@ -103,6 +103,19 @@ export class Playground {
     replace(this.root, this.status.element, Object.values(this.cards));
     this.root.addEventListener('cp-error', (e) => this.session.unexpected(/** @type {CustomEvent} */ (e).detail));
     this.showPanels();
+  }
+
+  /**
+   * A card's region name, told apart from the same card of another playground
+   * of the page: by the element's own label (`aria-label`), else by its place
+   * among the page's playgrounds (the first keeps the plain title).
+   */
+  regionName(title) {
+    const own = this.host.getAttribute('aria-label')?.trim();
+    if (own) return `${title} — ${own}`;
+    const all = [...(this.host.ownerDocument?.querySelectorAll('compaction-playground') ?? [])];
+    const k = all.indexOf(this.host);
+    return k > 0 ? this.t('app.nth', { label: title, n: k + 1 }) : title;
   }
 
   /** The language switch: every language in its own words. */

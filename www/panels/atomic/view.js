@@ -2,7 +2,7 @@
 // "run ×R", which repeats the atomic methods and shows every run's output order
 // and hash beside the scan's, saying honestly whether the order moved.
 
-import { h, replace, richText, hex32, uniqueId } from '../../core/dom.js';
+import { h, replace, richText, hex32, scrollBox, uniqueId } from '../../core/dom.js';
 import { layout } from '../../core/layout.js';
 import { whyStable } from '../shared/stable.js';
 
@@ -34,7 +34,7 @@ export class AtomicView {
       }),
     );
     this.caption = h('p', { class: 'note', 'data-testid': 'slot-caption' });
-    this.slots = h('div', { class: 'slot-grid', 'data-testid': 'slot-grid' });
+    this.slots = scrollBox(h('div', { class: 'slot-grid', 'data-testid': 'slot-grid' }), t('atomic.slotsLabel'));
     this.repeatInput = h('input', { id: repeatId, type: 'number', min: 1, max: 64, value: 8, 'data-testid': 'repeat-count', inputmode: 'numeric' });
     this.repeatButton = h('button', { type: 'submit', 'data-testid': 'repeat-run' }, t('atomic.run', { runs: 8 }));
     this.repeatInput.addEventListener('input', () => {
@@ -70,7 +70,7 @@ export class AtomicView {
         this.repeatButton,
         this.progress,
       ),
-      h('div', { class: 'table-scroll' }, this.table),
+      scrollBox(h('div', { class: 'table-scroll' }, this.table), t('atomic.tableLabel')),
       this.verdict,
     );
   }

@@ -6,7 +6,7 @@
 // runs; an SVG chart (time and GB/s against N, log axes) and a table, which
 // downloads as CSV or JSON. The loop itself is PlaygroundWork.runBenchmark.
 
-import { h, svg, replace, uniqueId } from '../../core/dom.js';
+import { h, svg, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { benchSizes, logRange, logTicks } from './bench.js';
 
 /** Three significant digits, in the language's format. */
@@ -51,7 +51,7 @@ export class BenchPanel {
       this.timerNote,
       h('div', { class: 'bench-compile-box' }, h('h3', {}, t('bench.compileTitle')), this.compileList),
       this.chart,
-      h('div', { class: 'table-scroll' }, this.table),
+      scrollBox(h('div', { class: 'table-scroll' }, this.table), t('bench.tableLabel')),
       this.exports,
     );
   }

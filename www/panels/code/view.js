@@ -1,7 +1,7 @@
 // The code panel: every module of a method, exactly as the GPU compiled it
 // (Playground.kernelSources()), copyable, with the current step's lines marked.
 
-import { h, replace, uniqueId } from '../../core/dom.js';
+import { h, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { locate } from '../shared/wgsl.js';
 import { codeLines } from '../shared/excerpt.js';
 
@@ -92,7 +92,7 @@ export class CodePanel {
         .join(', ');
       return h('li', {}, h('code', {}, p.label), ' — ', t('code.entry', { entry: p.entryPoint }), constants ? [' · ', t('code.constants'), ' ', h('code', {}, constants)] : null);
     });
-    const pre = h('pre', { class: 'code-lines', 'data-module': module.label }, codeLines(lines, 0, lines.length, marks, `code-${module.label}`));
+    const pre = scrollBox(h('pre', { class: 'code-lines', 'data-module': module.label }, codeLines(lines, 0, lines.length, marks, `code-${module.label}`)), t('code.source', { module: module.label }));
     const section = h(
       'section',
       { class: 'code-module', 'data-testid': 'code-module', 'data-module': module.label, 'data-files': module.files.join(' ') },

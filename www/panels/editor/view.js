@@ -168,7 +168,6 @@ export class FlagEditor {
         'data-testid': 'flag-cell',
         'data-index': i,
         tabindex: i === Math.min(focusedIndex, this.flags.length - 1) ? 0 : -1,
-        'aria-label': this.t('editor.cell', { i: String(i) }),
       });
       this.paintCell(cell, this.flags[i]);
       cells.push(cell);
@@ -179,6 +178,8 @@ export class FlagEditor {
 
   paintCell(cell, value) {
     cell.setAttribute('aria-pressed', String(value !== 0));
+    // The name carries the visible value (WCAG 2.5.3: what is seen is what is spoken).
+    cell.setAttribute('aria-label', this.t('editor.cell', { i: String(cell.dataset.index), value: String(value) }));
     cell.textContent = String(value);
     cell.dataset.value = String(value);
   }

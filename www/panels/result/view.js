@@ -3,7 +3,7 @@
 // hash, where it ran, how long the run took and, apart, how long its first
 // compilation took) with the dense list itself, and the downloads.
 
-import { h, replace, hex32, uniqueId } from '../../core/dom.js';
+import { h, replace, hex32, scrollBox, uniqueId } from '../../core/dom.js';
 import { exportButtons } from '../shared/export.js';
 
 const RESULT_ITEMS = 1024;
@@ -36,7 +36,7 @@ export class ResultPanel {
     this.instanceCount = instanceCount;
     this.hash = hash;
     this.ranOn = ranOn;
-    this.list = h('ol', { class: 'result-list', 'data-testid': 'result-list' });
+    this.list = scrollBox(h('ol', { class: 'result-list', 'data-testid': 'result-list' }), t('result.listTitle'));
     this.more = h('p', { class: 'note', 'data-testid': 'result-more', hidden: true });
     this.element = h(
       'div',

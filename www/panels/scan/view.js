@@ -11,6 +11,7 @@ import { layout } from '../../core/layout.js';
 import { StepControls } from '../shared/step-controls.js';
 import { CodeExcerpt } from '../shared/excerpt.js';
 import { exportButtons } from '../shared/export.js';
+import { Roving } from '../shared/roving.js';
 
 const exportButtonsFor = (t, onExport) => exportButtons(t, [['scan', t('export.scan')]], (_, format) => onExport(format));
 
@@ -45,14 +46,22 @@ export class Stepper {
         this.render();
         this.onChange(this.step, this.block);
       },
+      describe: () => this.view?.title ?? '',
     });
     this.label = this.controls.label;
     this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
-    this.text = h('p', { class: 'step-text', 'data-testid': 'step-text', 'aria-live': 'polite' });
+    // Read on demand, not spoken at each step: the controls announce one short line (StepControls.announce).
+    this.text = h('p', { class: 'step-text', 'data-testid': 'step-text' });
     this.note = h('p', { class: 'note', 'data-testid': 'stepper-note', hidden: true });
     this.code = new CodeExcerpt({ t, testid: 'step-code' });
     this.inspector = h('p', { class: 'inspector', 'data-testid': 'inspector' }, t('scan.inspector'));
-    this.rows = h('div', { class: 'diagram-rows' });
+    this.rows = h('div', { class: 'diagram-rows', role: 'grid', 'aria-label': t('scan.diagram') });
+    // One tab stop for the whole diagram: arrows move between cells.
+    this.roving = new Roving(this.rows, {
+      items: () => [...this.rows.querySelectorAll('[data-testid="cell"]')],
+      rowOf: (cell) => cell.closest('.drow'),
+      keyOf: (cell) => `${cell.dataset.row}:${cell.dataset.col}`,
+    });
     this.diagram = h('div', { class: 'diagram', 'data-testid': 'diagram' }, this.rows);
     this.rows.addEventListener('pointerover', (e) => this.inspect(e.target));
     this.rows.addEventListener('focusin', (e) => this.inspect(e.target));
@@ -149,6 +158,7 @@ export class Stepper {
     richText(this.text, view.text);
     this.code.show(view.code, 'scan');
     this.cellsByKey = new Map();
+    const refocus = this.roving.hasFocus();
     // Column numbers over the widest row (the per-invocation one).
     const widest = view.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), view.rows[0] ?? { cells: [] });
     const header = view.rows.length
@@ -166,6 +176,7 @@ export class Stepper {
       svg('svg', { class: 'arrows', 'aria-hidden': 'true' }),
     );
     this.inspector.textContent = this.t('scan.inspector');
+    this.roving.refresh(refocus);
     this.drawArrows();
   }
 
@@ -178,7 +189,7 @@ export class Stepper {
       }
       previous = cell.col;
       if (row.header) {
-        cells.push(h('span', { class: 'cell index' }, String(cell.value)));
+        cells.push(h('span', { class: 'cell index', role: 'columnheader' }, String(cell.value)));
         continue;
       }
       const classes = ['cell'];
@@ -190,7 +201,8 @@ export class Stepper {
         'span',
         {
           class: classes.join(' '),
-          tabindex: cell.inv >= 0 ? 0 : -1,
+          role: 'gridcell',
+          tabindex: -1,
           'data-testid': 'cell',
           'data-row': row.key,
           'data-col': cell.col,
@@ -205,7 +217,12 @@ export class Stepper {
       this.cellsByKey.set(`${row.key}:${cell.col}`, el);
       cells.push(el);
     }
-    return h('div', { class: `drow${row.header ? ' header' : ''}`, 'data-row': row.key }, h('span', { class: 'drow-label' }, row.label), h('div', { class: 'dcells' }, cells));
+    return h(
+      'div',
+      { class: `drow${row.header ? ' header' : ''}`, role: 'row', 'data-row': row.key },
+      h('span', { class: 'drow-label', role: row.header ? 'columnheader' : 'rowheader' }, row.label),
+      h('div', { class: 'dcells', role: 'none' }, cells),
+    );
   }
 
   /** Arrows between measured cell centres; redrawn on resize. */

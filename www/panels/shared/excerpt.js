@@ -2,7 +2,7 @@
 // (Playground.kernelSources()), its step's lines marked: shown under the scan
 // stepper and the tile view. codeLines is also how the code panel shows a module.
 
-import { h, replace } from '../../core/dom.js';
+import { h, replace, scrollBox } from '../../core/dom.js';
 import { locate, moduleOf } from './wgsl.js';
 import { lazySheet } from './sheet.js';
 import css from './code.css';
@@ -49,6 +49,7 @@ export class CodeExcerpt {
     if (!at) return;
     const lines = module.wgsl.split('\n');
     this.summary.textContent = this.t('code.stepIn', { fn: ref.fn, module: module.label });
+    scrollBox(this.pre, this.summary.textContent);
     replace(
       this.pre,
       codeLines(lines, at.start, at.end, (k) => (at.focus.has(k) ? 'focus' : null), this.testid),

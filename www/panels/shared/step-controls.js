@@ -1,6 +1,8 @@
 // Stepper controls shared by the scan stepper and the tile view: first, back,
 // play/pause, forward, last, speed, a scrubber and "step k of N", plus the
-// keyboard shortcuts. The owner renders; the controls only keep the index.
+// keyboard shortcuts. The owner renders; the controls only keep the index and
+// speak one short line per step the visitor takes (none while playing: the
+// step reached is spoken on pause).
 
 import { h, svg, uniqueId } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
@@ -11,15 +13,20 @@ export const stepsSheet = lazySheet(css);
 
 const SPEEDS = [0.5, 1, 2, 4];
 
+/** The longest announcement: a screen reader says it before the next step. */
+export const ANNOUNCE_MAX = 240;
+
 export class StepControls {
   /**
-   * @param {{ label: string, onGo: (index: number) => void, extra?: Node[], testPrefix?: string, t: import('../../i18n/i18n.js').Translator }} options
+   * @param {{ label: string, onGo: (index: number) => void, describe?: () => string, extra?: Node[], testPrefix?: string, t: import('../../i18n/i18n.js').Translator }} options
    *   onGo is called whenever the visitor (or play) moves to another step;
+   *   describe names the step shown (its title), for the announcement;
    *   extra elements join the toolbar; testPrefix prefixes every data-testid.
    */
-  constructor({ label, onGo, extra = [], testPrefix = '', t }) {
+  constructor({ label, onGo, describe = () => '', extra = [], testPrefix = '', t }) {
     this.t = t;
     this.onGo = onGo;
+    this.describe = describe;
     this.count = 0;
     this.index = 0; // 0-based
     this.speed = 1;
@@ -48,13 +55,16 @@ export class StepControls {
       'aria-label': t('controls.step'),
       oninput: () => this.go(Number(this.scrubber.value) - 1),
     });
-    this.label = h('output', { class: 'step-label', 'data-testid': id('step-label'), for: scrubId }, t('controls.none'));
+    // An <output> is a live region of its own: silenced, the announcement below says the step once.
+    this.label = h('output', { class: 'step-label', 'data-testid': id('step-label'), for: scrubId, 'aria-live': 'off' }, t('controls.none'));
+    this.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-testid': id('step-announce') });
     this.element = h(
       'div',
       { class: 'stepper-controls', role: 'toolbar', 'aria-label': label },
       h('div', { class: 'ctl-group' }, this.firstButton, this.backButton, this.playButton, this.forwardButton, this.lastButton),
       h('div', { class: 'ctl-group scrub' }, this.scrubber, this.label),
       h('div', { class: 'ctl-group' }, h('label', { for: speedId }, t('controls.speed'), ' '), this.speedSelect, ...extra),
+      this.live,
     );
     this.update();
   }
@@ -100,6 +110,14 @@ export class StepControls {
     this.index = next;
     this.update();
     this.onGo(next);
+    if (!this.timer) this.announce();
+  }
+
+  /** Says the step shown, once: "Step k of N: title", cut to ANNOUNCE_MAX. */
+  announce() {
+    if (!this.count) return;
+    const line = `${this.t('controls.label', { step: this.index + 1, steps: this.count })}: ${this.describe()}`;
+    this.live.textContent = line.length > ANNOUNCE_MAX ? `${line.slice(0, ANNOUNCE_MAX - 1)}…` : line;
   }
 
   setSpeed(speed) {
@@ -127,9 +145,11 @@ export class StepControls {
   }
 
   pause() {
+    const playing = Boolean(this.timer);
     clearInterval(this.timer);
     this.timer = null;
     this.update();
+    if (playing) this.announce();
   }
 
   /** Keyboard shortcuts; returns true when the key was used. */

@@ -11,6 +11,7 @@ import { WINDOW, planTileSteps, tileStepView, windowAt, tileCount } from './tile
 import { layout } from '../../core/layout.js';
 import { CodeExcerpt } from '../shared/excerpt.js';
 import { exportButtons } from '../shared/export.js';
+import { Roving } from '../shared/roving.js';
 
 const IN_FLIGHT = [2, 4, 8];
 
@@ -59,13 +60,21 @@ export class TilesView {
         this.render();
         this.onChange();
       },
+      describe: () => this.view?.title ?? '',
     });
     this.scheduleRow = h('div', { class: 'tile-schedule' }, field(t('tiles.inFlight'), this.inFlightSelect), field(t('tiles.stalled'), this.stallSelect));
     this.sources = h('p', { class: 'tile-sources', 'data-testid': 'tile-sources' });
     this.suggestion = h('p', { class: 'note tile-suggest', 'data-testid': 'tile-suggest', hidden: true });
     this.title = h('h3', { class: 'step-title', 'data-testid': 'tiles-step-title' });
-    this.text = h('p', { class: 'step-text', 'data-testid': 'tiles-step-text', 'aria-live': 'polite' });
-    this.row = h('div', { class: 'tile-row', 'data-testid': 'tile-row' });
+    // Read on demand; the controls announce one short line per step.
+    this.text = h('p', { class: 'step-text', 'data-testid': 'tiles-step-text' });
+    this.row = h('div', { class: 'tile-row', 'data-testid': 'tile-row', role: 'list', 'aria-label': t('tiles.rowLabel') });
+    // One tab stop for the window of tiles: arrows move between them.
+    this.roving = new Roving(this.row, {
+      items: () => [...this.row.querySelectorAll('.tile')],
+      rowOf: () => this.row,
+      keyOf: (tile) => tile.dataset.tile,
+    });
     this.output = h('div', { class: 'tile-output', hidden: true });
     this.layer = svg('svg', { class: 'tile-arcs', 'aria-hidden': 'true' });
     this.rows = h('div', { class: 'tile-rows' }, this.row, this.output, this.layer);
@@ -178,10 +187,12 @@ export class TilesView {
     richText(this.text, view.text);
     this.code.show(view.code, this.trace.method);
     this.renderSources(view.sources);
+    const refocus = this.roving.hasFocus();
     replace(
       this.row,
       view.tiles.map((tile) => this.renderTile(tile, view)),
     );
+    this.roving.refresh(refocus);
     this.output.hidden = !view.runs;
     this.drawArcs();
     this.revealFocus();
@@ -283,6 +294,8 @@ export class TilesView {
         'data-tile': tile.t,
         'data-status': tile.status,
         'data-role': tile.role ?? '',
+        role: 'listitem',
+        tabindex: -1,
         'aria-label': `${t('tiles.one', { t: String(tile.t) })}: ${status}${tile.value !== null ? ` ${tile.value}` : ''}`,
       },
       h('div', { class: 'tile-head' }, h('strong', {}, t('tiles.one', { t: String(tile.t) })), wave),
