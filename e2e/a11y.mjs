@@ -144,7 +144,7 @@ export async function announcementsDuring(page, action, settle = 300) {
         for (const r of records) {
           const target = r.target.nodeType === 3 ? r.target.parentElement : r.target;
           const region = live(target);
-          if (region && region.textContent.trim()) window.__spoken.push({ testid: region.dataset.testid ?? region.className, text: region.textContent });
+          if (region?.textContent.trim()) window.__spoken.push({ testid: region.dataset.testid ?? region.className, text: region.textContent });
         }
       });
       o.observe(host.shadowRoot, { subtree: true, childList: true, characterData: true });

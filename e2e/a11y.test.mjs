@@ -35,8 +35,8 @@ after(async () => {
 });
 
 const PAGES = {
-  'the full page': () => site.assetsUrl + 'index.html',
-  'embed.html': () => site.assetsUrl + 'embed.html#flags=1001101001&method=scan&panels=editor,result,scan,code',
+  'the full page': () => `${site.assetsUrl}index.html`,
+  'embed.html': () => `${site.assetsUrl}embed.html#flags=1001101001&method=scan&panels=editor,result,scan,code`,
   'a host with two elements': () => site.url('guide/two.html'),
 };
 const VARIANTS = [

@@ -80,17 +80,31 @@ export function uniqueId(prefix) {
   return `${prefix}-${uid}`;
 }
 
+/** Puts a scroll box in the tab order while (and only while) its content overflows it. */
+function syncScrollStop(el) {
+  const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+  // A box that does not scroll is no stop: its content is read in the flow, and every Tab counts.
+  if (scrolls && el.tabIndex !== 0) el.tabIndex = 0;
+  else if (!scrolls && el.hasAttribute('tabindex')) el.removeAttribute('tabindex');
+}
+
 /**
- * A box that scrolls, reachable by keyboard (WCAG 2.1.1): in the tab order,
- * with a name; a region unless it has a role of its own (a list). Returns `el`.
+ * A box that scrolls, reachable by keyboard (WCAG 2.1.1): in the tab order
+ * while its content overflows it, with a name; a region unless it has a role
+ * of its own (a list, a table). Returns `el`.
  * @template {HTMLElement} E
  * @param {E} el
  * @param {string} name
  * @returns {E}
  */
 export function scrollBox(el, name) {
-  el.tabIndex = 0;
   if (!['ol', 'ul', 'table'].includes(el.localName) && !el.hasAttribute('role')) el.setAttribute('role', 'region');
   el.setAttribute('aria-label', name);
+  if (el.dataset.scrollBox) return el;
+  el.dataset.scrollBox = '';
+  // Observers of its own: they go with the box when a panel drops it.
+  new ResizeObserver(() => syncScrollStop(el)).observe(el);
+  // New content changes what overflows without resizing the box.
+  new MutationObserver(() => requestAnimationFrame(() => syncScrollStop(el))).observe(el, { childList: true, subtree: true, characterData: true });
   return el;
 }

@@ -339,6 +339,7 @@ export const en = {
   // bench-panel.js
   'bench.lead':
     'Each method over growing arrays on this GPU. Pipelines are compiled (and timed) first, apart from the runs; then many compactions run back to back between two GPU timestamps and the time is divided by their number, because browsers round timestamps (Chrome to 100 µs). Without timestamp-query the wall clock times them, to the end of a readback. Random flags, density 0.5; every output is checked against the CPU.',
+  'bench.methods': 'The methods to measure',
   'bench.max': 'Up to',
   'bench.run': 'Run the benchmark',
   'bench.cancel': 'Cancel',

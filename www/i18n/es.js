@@ -342,6 +342,7 @@ export const es = {
   // bench-panel.js
   'bench.lead':
     'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query las cronometra el reloj de pared, hasta el final de una lectura. Flags aleatorios, densidad 0,5; cada salida se comprueba contra la CPU.',
+  'bench.methods': 'Los métodos a medir',
   'bench.max': 'Hasta',
   'bench.run': 'Ejecutar el benchmark',
   'bench.cancel': 'Cancelar',

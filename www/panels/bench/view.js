@@ -7,6 +7,7 @@
 // downloads as CSV or JSON. The loop itself is PlaygroundWork.runBenchmark.
 
 import { h, svg, replace, scrollBox, uniqueId } from '../../core/dom.js';
+import { Roving } from '../shared/roving.js';
 import { benchSizes, logRange, logTicks } from './bench.js';
 
 /** Three significant digits, in the language's format. */
@@ -26,7 +27,9 @@ export class BenchPanel {
     this.compile = new Map();
     const maxId = uniqueId('bench-max');
     this.maxSelect = h('select', { id: maxId, 'data-testid': 'bench-max' });
-    this.methodBoxes = h('span', { class: 'bench-methods', 'data-testid': 'bench-methods' });
+    // One tab stop for the methods: arrows between the boxes, Space ticks.
+    this.methodBoxes = h('span', { class: 'bench-methods', 'data-testid': 'bench-methods', role: 'toolbar', 'aria-label': t('bench.methods') });
+    this.methodStops = new Roving(this.methodBoxes, { items: () => [...this.methodBoxes.querySelectorAll('input')], rowOf: () => this.methodBoxes, keyOf: (box) => /** @type {HTMLInputElement} */ (box).value });
     this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'bench-run', onclick: onRun }, t('bench.run'));
     this.cancelButton = h('button', { type: 'button', 'data-testid': 'bench-cancel', disabled: true, onclick: onCancel }, t('bench.cancel'));
     this.bar = h('progress', { max: 1, value: 0, hidden: true, 'data-testid': 'bench-bar' });
@@ -69,6 +72,7 @@ export class BenchPanel {
       this.methodBoxes,
       methods.map((m) => h('label', {}, h('input', { type: 'checkbox', value: m, checked: true, 'data-testid': `bench-method-${m}` }), ` ${m}`)),
     );
+    this.methodStops.refresh();
   }
 
   /** `{ methods, sizes }` as chosen. */

@@ -6,6 +6,7 @@
 import { h, replace, uniqueId } from '../../core/dom.js';
 import { MAX_CELLS, DEFAULT_PRESET, flagsText } from '../../core/state.js';
 import { layout } from '../../core/layout.js';
+import { oneStop } from '../shared/roving.js';
 
 export class FlagEditor {
   /**
@@ -39,6 +40,12 @@ export class FlagEditor {
     this.densityOutput = h('output', { for: densityId, class: 'density-value' }, t.fixed(DEFAULT_PRESET.density, 2));
     this.seedInput = h('input', { id: seedId, type: 'number', min: 0, max: 0xffffffff, step: 1, value: DEFAULT_PRESET.seed, inputmode: 'numeric', 'data-testid': 'seed', onchange: () => this.tune() });
     this.summary = h('p', { class: 'flag-summary', 'data-testid': 'flag-summary' });
+    this.presets = h(
+      'div',
+      { class: 'presets', role: 'toolbar', 'aria-label': t('editor.presets') },
+      ['article', 'all', 'none', 'random', 'clustered'].map((name) => presetButton(name, t(`preset.${name}`), t(`preset.${name}.title`))),
+    );
+    oneStop(this.presets, 'button.preset');
     this.grid = h('div', { class: 'flag-grid', role: 'group', 'aria-label': t('editor.gridLabel'), 'data-testid': 'flag-grid' });
     this.strip = h('canvas', { class: 'density-strip', 'data-testid': 'density-strip', hidden: true, role: 'img', 'aria-label': t('editor.stripLabel') });
     this.stripCaption = h('p', { class: 'note strip-caption', hidden: true, 'data-testid': 'strip-caption' });
@@ -83,11 +90,7 @@ export class FlagEditor {
     this.element = h(
       'div',
       { class: 'editor' },
-      h(
-        'div',
-        { class: 'presets', role: 'group', 'aria-label': t('editor.presets') },
-        ['article', 'all', 'none', 'random', 'clustered'].map((name) => presetButton(name, t(`preset.${name}`), t(`preset.${name}.title`))),
-      ),
+      this.presets,
       h(
         'div',
         { class: 'preset-params' },

@@ -6,6 +6,7 @@
 // frames with unchanged flags. The numbers come from www/order.js.
 
 import { h, replace, uniqueId } from '../../core/dom.js';
+import { exportButtons } from '../shared/export.js';
 import { SCENE, SIZES, fewestStateChanges, history, inversions, pairs, stateChanges } from './order.js';
 
 const IMAGE_HEIGHT = 56;
@@ -38,13 +39,7 @@ export class OrderPanel {
       h('p', { class: 'order-controls' }, h('label', { for: sizeId }, t('order.size'), ' '), this.sizeSelect, ' ', this.runButton, ' ', this.progress),
       this.note,
       this.rows,
-      h(
-        'p',
-        { class: 'exports' },
-        h('span', { class: 'exports-title' }, t('export.title')),
-        t('export.order'),
-        ['json', 'csv'].map((f) => h('button', { type: 'button', class: 'link-button', 'data-testid': `export-order-${f}`, onclick: () => onExport(f) }, f.toUpperCase())),
-      ),
+      exportButtons(t, [['order', t('export.order')]], (_, format) => onExport(format)),
     );
   }
 

@@ -5,6 +5,7 @@
 
 import { h } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
+import { oneStop } from './roving.js';
 import css from './exports.css';
 
 /** The download buttons' styles. */
@@ -12,21 +13,29 @@ export const exportSheet = lazySheet(css);
 
 const FORMATS = ['json', 'csv'];
 
-/** "Download: label JSON CSV · label JSON CSV" for `items` `[[what, label]]`. */
+/** "Download: label JSON CSV · label JSON CSV" for `items` `[[what, label]]`: a toolbar, one tab stop, arrows inside. */
 export function exportButtons(t, items, onExport) {
-  return h(
-    'p',
-    { class: 'exports' },
+  const bar = h(
+    'div',
+    { class: 'exports', role: 'toolbar', 'aria-label': t('export.title') },
     h('span', { class: 'exports-title' }, t('export.title')),
     items.map(([what, label]) =>
       h(
         'span',
         { class: 'export-group' },
         h('span', {}, label),
-        FORMATS.map((format) => h('button', { type: 'button', class: 'link-button', 'data-testid': `export-${what}-${format}`, onclick: () => onExport(what, format) }, format.toUpperCase())),
+        FORMATS.map((format) =>
+          h(
+            'button',
+            { type: 'button', class: 'link-button', 'data-testid': `export-${what}-${format}`, 'aria-label': `${label} ${format.toUpperCase()}`, onclick: () => onExport(what, format) },
+            format.toUpperCase(),
+          ),
+        ),
       ),
     ),
   );
+  oneStop(bar, 'button');
+  return bar;
 }
 
 /** Saves `text` as `filename` through a link inside `root` (the element's shadow root: nothing is added to the host page). */

@@ -130,3 +130,8 @@ export class Roving {
     return best;
   }
 }
+
+/** A toolbar whose `selector` items take one tab stop together, arrows between them. */
+export function oneStop(bar, selector) {
+  new Roving(bar, { items: () => [...bar.querySelectorAll(selector)], rowOf: () => bar, keyOf: (el) => el.dataset.testid ?? el.textContent ?? '' }).refresh();
+}
