@@ -210,7 +210,8 @@ export class CompactionPlaygroundElement extends Base {
     const r = this.reservation();
     const rules = r.cards.map(({ panel, em }) => `.card[data-panel="${panel}"] { min-height: ${em}em; }`);
     rules.push(`.pg { min-height: ${r.total}em; }`);
-    this.reserveSheet.replaceSync(rules.join('\n'));
+    // On screen only: paper has no layout to keep still, and prints the parts at their own heights.
+    this.reserveSheet.replaceSync(`@media screen {\n${rules.join('\n')}\n}`);
   }
 
   get quiet() {
