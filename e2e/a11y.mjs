@@ -195,3 +195,44 @@ export async function* auditStates(page) {
     yield 'the tile view';
   }
 }
+
+/** Pages at every array size: 10 flags, past one block (the block chooser), past MAX_CELLS (the strip), the tile view. */
+export const REFLOW_PAGES = [
+  'index.html#flags=1001101001&method=scan',
+  'index.html#preset=random&n=1000&method=scan',
+  'index.html#preset=random&n=100000&method=lookback',
+  'embed.html#preset=random&n=1000&method=scan&panels=editor,result,scan',
+];
+
+/** In the page: how far the document scrolls sideways, and the widest boxes that stick out unclipped. */
+export function sideways() {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      const b = el.getBoundingClientRect();
+      if (b.right > w + 0.5 && el.checkVisibility()) {
+        let clipped = false;
+        for (let p = el.parentElement; p && !clipped; p = p.parentElement) clipped = getComputedStyle(p).overflowX !== 'visible';
+        if (!clipped) out.push(`${el.localName}.${[...el.classList].join('.')} to ${Math.round(b.right)}px`);
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return { by: document.documentElement.scrollWidth - w, boxes: out.slice(0, 6) };
+}
+
+/** Writes docs/guide/two.html into `site` (e2e/site.mjs): a host page with two playgrounds; returns its URL. */
+export async function twoElementHost(site) {
+  await site.write(
+    'docs/guide/two.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Two playgrounds</title>
+<script type="module" src="../assets/playground/compaction-playground.js"></script></head>
+<body><main><h1>Two playgrounds</h1>
+<compaction-playground flags="1001101001" method="scan" panels="editor result scan" loading="eager"></compaction-playground>
+<compaction-playground flags="0110" method="scan" panels="editor result scan code" loading="eager"></compaction-playground>
+</main></body></html>`,
+  );
+  return site.url('guide/two.html');
+}

@@ -10,23 +10,16 @@ import assert from 'node:assert/strict';
 import { launchBrowser } from './browser.mjs';
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
 import { startSite } from './site.mjs';
-import { seriousViolations, contrastFailures, auditStates } from './a11y.mjs';
+import { seriousViolations, contrastFailures, auditStates, twoElementHost } from './a11y.mjs';
 
 let site;
 let browser;
+let twoUrl;
 
 before(async () => {
   site = await startSite();
   browser = await launchBrowser({ webgpu: true });
-  await site.write(
-    'docs/guide/two.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Two playgrounds</title>
-<script type="module" src="../assets/playground/compaction-playground.js"></script></head>
-<body><main><h1>Two playgrounds</h1>
-<compaction-playground flags="1001101001" method="scan" panels="editor result scan" loading="eager"></compaction-playground>
-<compaction-playground flags="0110" method="scan" panels="editor result scan code" loading="eager"></compaction-playground>
-</main></body></html>`,
-  );
+  twoUrl = await twoElementHost(site);
 });
 
 after(async () => {
@@ -37,7 +30,7 @@ after(async () => {
 const PAGES = {
   'the full page': () => `${site.assetsUrl}index.html`,
   'embed.html': () => `${site.assetsUrl}embed.html#flags=1001101001&method=scan&panels=editor,result,scan,code`,
-  'a host with two elements': () => site.url('guide/two.html'),
+  'a host with two elements': () => twoUrl,
 };
 const VARIANTS = [
   { name: 'light, English', colorScheme: 'light', locale: 'en-GB' },

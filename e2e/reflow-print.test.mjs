@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { launchBrowser } from './browser.mjs';
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
 import { startSite } from './site.mjs';
+import { REFLOW_PAGES, sideways } from './a11y.mjs';
 
 let site;
 let browser;
@@ -24,33 +25,6 @@ after(async () => {
   await browser?.close();
   await site?.close();
 });
-
-/** Pages at every array size: 10 flags, past one block (the block chooser), past MAX_CELLS (the strip), the tile view. */
-export const REFLOW_PAGES = [
-  'index.html#flags=1001101001&method=scan',
-  'index.html#preset=random&n=1000&method=scan',
-  'index.html#preset=random&n=100000&method=lookback',
-  'embed.html#preset=random&n=1000&method=scan&panels=editor,result,scan',
-];
-
-/** In the page: how far the document scrolls sideways, and the widest boxes that stick out unclipped. */
-export function sideways() {
-  const w = document.documentElement.clientWidth;
-  const out = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      const b = el.getBoundingClientRect();
-      if (b.right > w + 0.5 && el.checkVisibility()) {
-        let clipped = false;
-        for (let p = el.parentElement; p && !clipped; p = p.parentElement) clipped = getComputedStyle(p).overflowX !== 'visible';
-        if (!clipped) out.push(`${el.localName}.${[...el.classList].join('.')} to ${Math.round(b.right)}px`);
-      }
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-  return { by: document.documentElement.scrollWidth - w, boxes: out.slice(0, 6) };
-}
 
 test('320 px wide: the host page never scrolls sideways, at any array size', { timeout: TEST_TIMEOUT * 2 }, async () => {
   for (const url of REFLOW_PAGES) {
