@@ -29,7 +29,11 @@ export class BenchPanel {
     this.maxSelect = h('select', { id: maxId, 'data-testid': 'bench-max' });
     // One tab stop for the methods: arrows between the boxes, Space ticks.
     this.methodBoxes = h('span', { class: 'bench-methods', 'data-testid': 'bench-methods', role: 'toolbar', 'aria-label': t('bench.methods') });
-    this.methodStops = new Roving(this.methodBoxes, { items: () => [...this.methodBoxes.querySelectorAll('input')], rowOf: () => this.methodBoxes, keyOf: (box) => /** @type {HTMLInputElement} */ (box).value });
+    this.methodStops = new Roving(this.methodBoxes, {
+      items: () => [...this.methodBoxes.querySelectorAll('input')],
+      rowOf: () => this.methodBoxes,
+      keyOf: (box) => /** @type {HTMLInputElement} */ (box).value,
+    });
     this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'bench-run', onclick: onRun }, t('bench.run'));
     this.cancelButton = h('button', { type: 'button', 'data-testid': 'bench-cancel', disabled: true, onclick: onCancel }, t('bench.cancel'));
     this.bar = h('progress', { max: 1, value: 0, hidden: true, 'data-testid': 'bench-bar' });
