@@ -102,9 +102,18 @@ export function scrollBox(el, name) {
   el.setAttribute('aria-label', name);
   if (el.dataset.scrollBox) return el;
   el.dataset.scrollBox = '';
-  // Observers of its own: they go with the box when a panel drops it.
-  new ResizeObserver(() => syncScrollStop(el)).observe(el);
   // New content changes what overflows without resizing the box.
-  new MutationObserver(() => requestAnimationFrame(() => syncScrollStop(el))).observe(el, { childList: true, subtree: true, characterData: true });
+  const content = new MutationObserver(() => requestAnimationFrame(() => syncScrollStop(el)));
+  // Removed from the page (a panel re-rendered, the element left), the box stops
+  // being rendered, which is itself a resize: both observers go with it.
+  const size = new ResizeObserver(() => {
+    if (el.isConnected) syncScrollStop(el);
+    else {
+      size.disconnect();
+      content.disconnect();
+    }
+  });
+  size.observe(el);
+  content.observe(el, { childList: true, subtree: true, characterData: true });
   return el;
 }
