@@ -62,3 +62,43 @@ fn bench_times_and_checks_every_method_and_build() {
         );
     }
 }
+
+#[test]
+fn bench_fixed_times_a_tile_grid_doing_nothing_and_taking_tickets() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["--sizes", "100000", "--reps", "3", "--warmup", "1"])
+        .args(["--methods", "tile-atomic", "--fixed", "--json"])
+        .output()
+        .expect("run bench");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "bench failed:\n{stdout}");
+    for name in ["empty_tiles", "ticket_tiles"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.contains(&format!("\"method\":\"{name}\"")))
+            .unwrap_or_else(|| panic!("no {name} row:\n{stdout}"));
+        let median: f64 = row
+            .split("\"median_us\":")
+            .nth(1)
+            .and_then(|v| v.split([',', '}']).next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no median in {row}"));
+        assert!(median > 0.0 && median.is_finite(), "{name}: {median} µs");
+    }
+    // Without --fixed, no such rows.
+    let plain = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args([
+            "--sizes",
+            "5000",
+            "--reps",
+            "1",
+            "--warmup",
+            "1",
+            "--methods",
+            "tile-atomic",
+            "--json",
+        ])
+        .output()
+        .expect("run bench");
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("empty_tiles"));
+}

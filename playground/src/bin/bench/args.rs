@@ -5,7 +5,7 @@ use wgpu_compaction::{Compactor, Method};
 
 const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] \
-                     [--stats] [--json] \
+                     [--stats] [--fixed] [--json] \
                      [--source lookback-variant.wgsl ...]";
 
 /// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired.
@@ -25,6 +25,8 @@ pub struct Args {
     /// workgroup, in every build (`LookbackOptions::paired_from_tiles`).
     pub paired_from: Option<u32>,
     pub stats: bool,
+    /// `--fixed`: rows of a tile kernel's grid doing nothing, and only taking tickets.
+    pub fixed: bool,
     pub json: bool,
     /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
     pub sources: Vec<(String, &'static str)>,
@@ -66,6 +68,7 @@ pub fn parse_args() -> Result<Args, String> {
         unpaired: false,
         paired_from: None,
         stats: false,
+        fixed: false,
         json: false,
         sources: Vec::new(),
     };
@@ -94,6 +97,7 @@ pub fn parse_args() -> Result<Args, String> {
                 )
             }
             "--stats" => args.stats = true,
+            "--fixed" => args.fixed = true,
             "--json" => args.json = true,
             "--source" => {
                 let path = value()?;

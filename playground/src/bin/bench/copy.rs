@@ -1,5 +1,6 @@
-//! The benchmark's reference, `shaders/copy_vec4.wgsl`: the cheapest kernel that
-//! reads N words and writes N words, the floor a method is measured against.
+//! The benchmark's references, `shaders/copy_vec4.wgsl`: the cheapest kernel that
+//! reads N words and writes N words, the floor a method is measured against; and
+//! (`--fixed`) a tile kernel's grid doing nothing, or only taking tickets.
 
 const SOURCE: &str = include_str!("../../../../shaders/copy_vec4.wgsl");
 const WORKGROUP_SIZE: u64 = 256;
@@ -78,4 +79,82 @@ impl CopyVec4 {
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(x as u32, y as u32, 1);
     }
+}
+
+/// Workgroups of the look-back kernels' grid: one per 4096 flags.
+const TILE: u64 = 4096;
+
+/// `--fixed`: `empty_tiles` and `ticket_tiles`, the fixed cost of a tile kernel.
+pub struct FixedCost {
+    pipelines: [wgpu::ComputePipeline; 2],
+    binds: [wgpu::BindGroup; 2],
+    _tickets: wgpu::Buffer,
+}
+
+impl FixedCost {
+    /// The row names, in `dispatch` order.
+    pub const ROWS: [&'static str; 2] = ["empty_tiles", "ticket_tiles"];
+
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("copy_vec4"),
+            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+        });
+        let tickets = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bench:tickets"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let make = |entry: &str| {
+            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(entry),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: tickets.as_entire_binding(),
+                }],
+            });
+            (pipeline, bind)
+        };
+        let (empty, empty_bind) = make(Self::ROWS[0]);
+        let (ticket, ticket_bind) = make(Self::ROWS[1]);
+        Self {
+            pipelines: [empty, ticket],
+            binds: [empty_bind, ticket_bind],
+            _tickets: tickets,
+        }
+    }
+
+    /// Row `which` (`ROWS` order) for `n` flags: one workgroup per tile, on a 2-D
+    /// grid past the per-dimension limit.
+    pub fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        which: usize,
+        n: u64,
+        max_per_dimension: u32,
+    ) {
+        let groups = n.div_ceil(TILE).max(1);
+        let max = u64::from(max_per_dimension.max(1));
+        let y = groups.div_ceil(max);
+        let x = groups.div_ceil(y.max(1));
+        pass.set_pipeline(&self.pipelines[which]);
+        pass.set_bind_group(0, &self.binds[which], &[]);
+        pass.dispatch_workgroups(x as u32, y as u32, 1);
+    }
+}
+
+/// The rows every method is measured against: the copy, and `--fixed`'s.
+pub struct References {
+    pub copy: CopyVec4,
+    pub fixed: Option<FixedCost>,
 }

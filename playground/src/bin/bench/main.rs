@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use compaction_playground::GpuContext;
 use wgpu_compaction::{Compactor, LookbackOptions};
 
-use copy::CopyVec4;
+use copy::{CopyVec4, FixedCost, References};
 use report::{print_header, print_json, print_table};
 use timer::Timer;
 
@@ -86,7 +86,10 @@ fn main() -> ExitCode {
         .map(|options| Compactor::with_options(&gpu.device, &gpu.queue, options))
         .collect();
 
-    let copy = CopyVec4::new(&gpu.device);
+    let references = References {
+        copy: CopyVec4::new(&gpu.device),
+        fixed: args.fixed.then(|| FixedCost::new(&gpu.device)),
+    };
     let timer = Timer::new(&gpu);
     eprintln!(
         "bench: {}; timer {}; look-back scan with {}; median of {} runs after {} warm-up",
@@ -112,7 +115,7 @@ fn main() -> ExitCode {
                 continue;
             }
             let size_rows =
-                measure::bench_size(&gpu, &compactors, &copy, &timer, &args, n, density);
+                measure::bench_size(&gpu, &compactors, &references, &timer, &args, n, density);
             // A wrong output or one that could not be read back fails the run.
             wrong |= size_rows
                 .iter()

@@ -7,7 +7,7 @@ use wgpu_compaction::{
 };
 
 use crate::args::{source_name, Args, UNPAIRED};
-use crate::copy::CopyVec4;
+use crate::copy::{FixedCost, References};
 use crate::report::{median, Row};
 use crate::timer::Timer;
 
@@ -52,6 +52,8 @@ fn verify(gpu: &GpuContext, compaction: &Compaction, method: Method, expected: &
 enum Work<'a> {
     /// The copy reference over each rotation's flags.
     Copy(Vec<(wgpu::BindGroup, wgpu::Buffer)>),
+    /// `--fixed`: row `FixedCost::ROWS[k]`.
+    Fixed(usize),
     /// A method prepared over each rotation's input.
     Compact {
         compactor: &'a Compactor,
@@ -98,13 +100,14 @@ fn variant(compactors: &[Compactor], which: usize, method: Method, args: &Args) 
 pub fn bench_size(
     gpu: &GpuContext,
     compactors: &[Compactor],
-    copy: &CopyVec4,
+    references: &References,
     timer: &Timer,
     args: &Args,
     n: usize,
     density: f64,
 ) -> Vec<Row> {
     let device = &gpu.device;
+    let (copy, fixed) = (&references.copy, references.fixed.as_ref());
     let max_dim = device.limits().max_compute_workgroups_per_dimension;
     let flags = flags::random(n, density, n as u64);
     let expected: Vec<u32> = (0..n as u32).filter(|&i| flags[i as usize] != 0).collect();
@@ -153,6 +156,11 @@ pub fn bench_size(
                 .collect(),
         ),
     )];
+    if fixed.is_some() {
+        for (k, name) in FixedCost::ROWS.iter().enumerate() {
+            cases.push((row(name, "-", "-".into(), 0.0), Work::Fixed(k)));
+        }
+    }
     for &method in &args.methods {
         for (which, compactor) in compactors.iter().enumerate() {
             let Some(variant) = variant(compactors, which, method, args) else {
@@ -225,6 +233,15 @@ pub fn bench_size(
                     timestamp_writes: writes,
                 });
                 copy.dispatch(&mut pass, &copies[copy_of(case, run)].0, vec4s, max_dim);
+            }
+            Work::Fixed(k) => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(FixedCost::ROWS[*k]),
+                    timestamp_writes: writes,
+                });
+                if let Some(fixed) = fixed {
+                    fixed.dispatch(&mut pass, *k, n as u64, max_dim);
+                }
             }
             Work::Compact {
                 compactor,
