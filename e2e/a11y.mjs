@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { REPO_ROOT } from './browser.mjs';
-import { ready, idle } from './helpers.mjs';
+import { ready } from './helpers.mjs';
 
 /** The rule sets the audits run: `wcag21a` is the one with label-content-name-mismatch. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -162,20 +162,21 @@ export async function announcementsDuring(page, action, settle = 300) {
   });
 }
 
+/** Checks `method`'s radio where the page has it and waits for the run; false where it has none. */
+async function choose(page, method) {
+  const radio = await page.$(`[data-testid="method-${method}"]`);
+  if (!radio) return false;
+  await radio.check();
+  await ready(page);
+  return true;
+}
+
 /** The states the audits cover, in order, on a page opened and ready: initial, after a run, mid-way through the stepper, and the tile view where the page has the method. */
 export async function* auditStates(page) {
   yield 'initial';
-  const radio = await page.$('[data-testid="method-atomic"]');
-  if (radio) {
-    await radio.check();
-    await idle(page);
-  }
+  await choose(page, 'atomic');
   yield 'after a run';
-  const scan = await page.$('[data-testid="method-scan"]');
-  if (scan) {
-    await scan.check();
-    await idle(page);
-  }
+  await choose(page, 'scan');
   const forward = await page.$('[data-testid="step-forward"]');
   if (forward) {
     for (let k = 0; k < 3 && (await forward.isEnabled()); k++) await forward.click();
@@ -185,10 +186,7 @@ export async function* auditStates(page) {
   }
   await ready(page);
   yield 'mid-way through the stepper';
-  const lookback = await page.$('[data-testid="method-lookback"]');
-  if (lookback) {
-    await lookback.check();
-    await ready(page);
+  if (await choose(page, 'lookback')) {
     const tiles = await page.$('[data-testid="tiles-step-forward"]');
     if (tiles && (await tiles.isEnabled())) await tiles.click();
     await ready(page);

@@ -5,16 +5,21 @@
 const SOURCE: &str = include_str!("../../../../shaders/copy_vec4.wgsl");
 const WORKGROUP_SIZE: u64 = 256;
 
+/// `shaders/copy_vec4.wgsl`, every reference's entry points.
+fn module(device: &wgpu::Device) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("copy_vec4"),
+        source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+    })
+}
+
 pub struct CopyVec4 {
     pipeline: wgpu::ComputePipeline,
 }
 
 impl CopyVec4 {
     pub fn new(device: &wgpu::Device) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("copy_vec4"),
-            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
-        });
+        let module = module(device);
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("copy_vec4"),
             layout: None,
@@ -96,10 +101,7 @@ impl FixedCost {
     pub const ROWS: [&'static str; 2] = ["empty_tiles", "ticket_tiles"];
 
     pub fn new(device: &wgpu::Device) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("copy_vec4"),
-            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
-        });
+        let module = module(device);
         let tickets = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bench:tickets"),
             size: 16,
