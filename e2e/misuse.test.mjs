@@ -10,9 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { launchBrowser, newLoggedPage, startServer, REPO_ROOT } from './browser.mjs';
+import { launchBrowser, startServer, REPO_ROOT } from './browser.mjs';
 import { compact, fnv1a, randomFlags } from './oracle.mjs';
-import { READY_MS, TEST_TIMEOUT, openPlayground, idle, results, typeFlags, flagCells } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, typeFlags, flagCells } from './helpers.mjs';
+import { openApi as openApiOn, traps } from './api.mjs';
 
 const run = promisify(execFile);
 let server;
@@ -29,25 +30,7 @@ after(async () => {
   await new Promise((resolve) => server?.server.close(resolve));
 });
 
-/** A page with the wasm module loaded (window.api); every device it opens is kept in window.devices. */
-async function openApi() {
-  const { page, log } = await newLoggedPage(browser);
-  page.setDefaultTimeout(READY_MS);
-  await page.addInitScript(() => {
-    window.devices = [];
-    const request = GPUAdapter.prototype.requestDevice;
-    GPUAdapter.prototype.requestDevice = async function (...args) {
-      const device = await request.apply(this, args);
-      window.devices.push(device);
-      return device;
-    };
-  });
-  await page.goto(`${server.url}e2e/fixtures/api.html`);
-  await page.waitForFunction(() => window.apiReady === true);
-  return { page, log };
-}
-
-const traps = (log) => log.filter((l) => /RuntimeError|unreachable|panicked|pageerror/.test(l));
+const openApi = () => openApiOn(browser, server);
 
 test('1, 10: overlapping calls all settle with their own answers; a call uses the flags set before it', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi();

@@ -1,9 +1,16 @@
 //! Every argument that comes in from JS, checked before it is used: a wrong
 //! type is an `Error::Type`, a number out of range an `Error::Range`, too many
 //! flags `Error::TooMany`, refused from the length alone before anything is
-//! copied into wasm memory. No JS value can make the wasm trap.
+//! copied into wasm memory. No JS value can make the wasm trap or run its code
+//! while a check decides what it is: typed arrays are told and measured by the
+//! built-in `%TypedArray%.prototype` getters (which read the array's own slots,
+//! whatever `length` or `constructor` an object or a subclass defines, across
+//! realms, and never run a Proxy's traps), their words copied once, from a
+//! fresh view of exactly that length; what may run JS (an array's elements)
+//! runs through `Reflect`, whose exceptions come back as errors instead of
+//! unwinding through the wasm.
 
-use js_sys::{Array, Uint32Array};
+use js_sys::{Array, Function, Object, Reflect, Uint32Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::Error;
@@ -11,20 +18,91 @@ use wgpu_compaction::Method;
 
 type Result<T> = std::result::Result<T, Error>;
 
-/// What JS calls this value, for messages.
+/// The built-in getters of `%TypedArray%.prototype` this module reads with.
+struct Intrinsics {
+    tag: Function,
+    length: Function,
+    byte_offset: Function,
+    buffer: Function,
+    is_array: Function,
+    canvas_width: Option<Function>,
+}
+
+thread_local! {
+    static INTRINSICS: Intrinsics = Intrinsics::new();
+}
+
+impl Intrinsics {
+    fn new() -> Self {
+        let typed =
+            Object::get_prototype_of(&Object::get_prototype_of(&Uint32Array::new_with_length(0)));
+        let getter = |proto: &Object, name: &JsValue| -> Option<Function> {
+            let desc = Reflect::get_own_property_descriptor(proto, name).ok()?;
+            Reflect::get(&desc, &"get".into()).ok()?.dyn_into().ok()
+        };
+        let must =
+            |name: &str| getter(&typed, &name.into()).expect("a %TypedArray%.prototype getter");
+        let canvas_width = js_sys::global()
+            .dyn_into::<Object>()
+            .ok()
+            .and_then(|g| Reflect::get(&g, &"HTMLCanvasElement".into()).ok())
+            .and_then(|c| Reflect::get(&c, &"prototype".into()).ok())
+            .and_then(|p| p.dyn_into::<Object>().ok())
+            .and_then(|p| getter(&p, &"width".into()));
+        let is_array = Reflect::get(&Array::new().constructor(), &"isArray".into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .expect("Array.isArray");
+        Self {
+            tag: getter(&typed, &js_sys::Symbol::to_string_tag().into())
+                .expect("%TypedArray%.prototype[@@toStringTag]"),
+            length: must("length"),
+            byte_offset: must("byteOffset"),
+            buffer: must("buffer"),
+            is_array,
+            canvas_width,
+        }
+    }
+}
+
+/// `f` called on `this` with no arguments; a throw is `None`.
+fn call(f: &Function, this: &JsValue) -> Option<JsValue> {
+    Reflect::apply(f, this, &Array::new()).ok()
+}
+
+/// The typed array kind of `value` ("Uint32Array", …) from its own slot, or `None`.
+fn typed_array_name(value: &JsValue) -> Option<String> {
+    INTRINSICS
+        .with(|i| call(&i.tag, value))
+        .and_then(|t| t.as_string())
+}
+
+/// `Array.isArray`, which sees through Proxies without running them; a revoked
+/// one (which makes it throw) is no array.
+fn is_array(value: &JsValue) -> bool {
+    INTRINSICS.with(|i| {
+        Reflect::apply(&i.is_array, &JsValue::UNDEFINED, &Array::of1(value))
+            .ok()
+            .and_then(|b| b.as_bool())
+            .unwrap_or(false)
+    })
+}
+
+/// What JS calls this value, for messages; read without running any of its code.
 fn type_of(value: &JsValue) -> String {
     if value.is_null() {
-        "null".into()
-    } else if Array::is_array(value) {
-        "an array".into()
-    } else if let Some(name) = value
-        .dyn_ref::<js_sys::Object>()
-        .map(|o| o.constructor().name())
-        .filter(|_| value.is_object())
-    {
-        format!("a {}", String::from(name))
-    } else {
-        value.js_typeof().as_string().unwrap_or_default()
+        return "null".into();
+    }
+    if is_array(value) {
+        return "an array".into();
+    }
+    if let Some(name) = typed_array_name(value) {
+        return format!("a {name}");
+    }
+    match value.js_typeof().as_string().unwrap_or_default().as_str() {
+        "object" => "an object".into(),
+        "function" => "a function".into(),
+        other => other.into(),
     }
 }
 
@@ -73,27 +151,33 @@ pub fn number(value: &JsValue, what: &str, min: f64, max: f64) -> Result<f64> {
     Ok(n)
 }
 
-/// Flags: a `Uint32Array`, or an array of whole numbers from 0 to 2^32 − 1,
-/// at most `max` of them.
+/// Flags: a `Uint32Array` (of any realm, a subclass too), or an array of whole
+/// numbers from 0 to 2^32 − 1, at most `max` of them.
 pub fn flags(value: &JsValue, max: u64) -> Result<Vec<u32>> {
-    let too_many = |n: u32| Error::TooMany {
-        n: Some(u64::from(n)),
-        max,
-    };
-    if let Some(words) = value.dyn_ref::<Uint32Array>() {
-        if u64::from(words.length()) > max {
-            return Err(too_many(words.length()));
+    let too_many = |n: u64| Error::TooMany { n: Some(n), max };
+    match typed_array_name(value).as_deref() {
+        Some("Uint32Array") => return typed_words(value, max),
+        Some(other) => {
+            return Err(Error::Type(format!(
+                "the flags must be a Uint32Array or an array of whole numbers, not a {other}"
+            )))
         }
-        return Ok(words.to_vec());
+        None => {}
     }
-    if let Some(array) = value.dyn_ref::<Array>() {
-        if u64::from(array.length()) > max {
-            return Err(too_many(array.length()));
+    if is_array(value) {
+        let element = |key: &JsValue, what: &str| {
+            Reflect::get(value, key).map_err(|_| Error::Type(format!("{what} could not be read")))
+        };
+        let length = element(&"length".into(), "the array's length")?;
+        let n = whole(&length, "the array's length", 0, u64::from(u32::MAX))?;
+        if n > max {
+            return Err(too_many(n));
         }
-        return array
-            .iter()
-            .enumerate()
-            .map(|(i, v)| whole(&v, &format!("flag {i}"), 0, u64::from(u32::MAX)).map(|f| f as u32))
+        return (0..n as u32)
+            .map(|i| {
+                let v = element(&JsValue::from(i), &format!("flag {i}"))?;
+                whole(&v, &format!("flag {i}"), 0, u64::from(u32::MAX)).map(|f| f as u32)
+            })
             .collect();
     }
     let hint = if value.is_string() {
@@ -107,26 +191,73 @@ pub fn flags(value: &JsValue, max: u64) -> Result<Vec<u32>> {
     )))
 }
 
-/// `undefined`/`null`, or a function.
-pub fn callback(value: &JsValue, what: &str) -> Result<Option<js_sys::Function>> {
+/// A `Uint32Array`'s words, measured once by the built-in getters and copied
+/// from a fresh view of exactly that many (a detached array has none).
+fn typed_words(value: &JsValue, max: u64) -> Result<Vec<u32>> {
+    let (length, offset, buffer) = INTRINSICS.with(|i| {
+        (
+            call(&i.length, value).and_then(|v| v.as_f64()),
+            call(&i.byte_offset, value).and_then(|v| v.as_f64()),
+            call(&i.buffer, value),
+        )
+    });
+    let unreadable = || Error::Type("the flags' Uint32Array could not be read".into());
+    let (Some(length), Some(offset), Some(buffer)) = (length, offset, buffer) else {
+        return Err(unreadable());
+    };
+    let length = length as u64;
+    if length > max {
+        return Err(Error::TooMany {
+            n: Some(length),
+            max,
+        });
+    }
+    if length == 0 {
+        return Ok(Vec::new());
+    }
+    // A view of our own: its `length` is the slot's, whatever the caller's array defines.
+    let view = Reflect::construct(
+        &Uint32Array::new_with_length(0).constructor(),
+        &Array::of3(
+            &buffer,
+            &JsValue::from(offset),
+            &JsValue::from(length as f64),
+        ),
+    )
+    .map_err(|_| unreadable())?
+    .unchecked_into::<Uint32Array>();
+    let mut words = vec![0u32; length as usize];
+    view.copy_to(&mut words);
+    Ok(words)
+}
+
+/// `undefined`/`null`, or a function (`typeof`, which runs nothing).
+pub fn callback(value: &JsValue, what: &str) -> Result<Option<Function>> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    value
-        .dyn_ref::<js_sys::Function>()
-        .cloned()
-        .map(Some)
-        .ok_or_else(|| Error::Type(format!("{what} must be a function, not {}", type_of(value))))
+    if value.is_function() {
+        return Ok(Some(value.clone().unchecked_into()));
+    }
+    Err(Error::Type(format!(
+        "{what} must be a function, not {}",
+        type_of(value)
+    )))
 }
 
+/// An `HTMLCanvasElement`, told by its built-in `width` getter (a brand check:
+/// anything else, a Proxy of a canvas too, makes it throw, and runs nothing).
 pub fn canvas(value: &JsValue) -> Result<web_sys::HtmlCanvasElement> {
-    value
-        .dyn_ref::<web_sys::HtmlCanvasElement>()
-        .cloned()
-        .ok_or_else(|| {
-            Error::Type(format!(
-                "the canvas must be an HTMLCanvasElement, not {}",
-                type_of(value)
-            ))
-        })
+    let is_canvas = INTRINSICS.with(|i| {
+        i.canvas_width
+            .as_ref()
+            .is_some_and(|width| call(width, value).is_some_and(|w| w.as_f64().is_some()))
+    });
+    if is_canvas {
+        return Ok(value.clone().unchecked_into());
+    }
+    Err(Error::Type(format!(
+        "the canvas must be an HTMLCanvasElement, not {}",
+        type_of(value)
+    )))
 }

@@ -1,0 +1,205 @@
+// Hostile JS values at the wasm boundary (issue 25, findings 1 and 5): typed
+// arrays whose `length` lies (before and after wasm memory grew), throwing
+// getters, Proxies (throwing, revoked), detached and cross-realm buffers,
+// subclasses, objects whose `constructor` throws, arrays with element getters,
+// thrown at every entry point that takes a value. Each call either answers
+// from the array's real words or refuses with an Error that has a `.kind`; the
+// wasm never traps, and every other playground of the page still gives exact
+// answers, then frees cleanly.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, startServer } from './browser.mjs';
+import { compact, fnv1a } from './oracle.mjs';
+import { TEST_TIMEOUT } from './helpers.mjs';
+import { openApi, traps } from './api.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
+  browser = await launchBrowser({ webgpu: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.server.closeAllConnections();
+  await new Promise((resolve) => server?.server.close(resolve));
+});
+
+test('25.1, 25.5: hostile values at every entry point never trap, never read memory they did not write, and leave the other playgrounds exact', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const { page, log } = await openApi(browser, server);
+  try {
+    const report = await page.evaluate(async () => {
+      // The hostile values, made fresh for each call (a lying getter counts its reads).
+      function hostileValues() {
+        const frame = document.createElement('iframe');
+        document.body.append(frame);
+        const Foreign = frame.contentWindow.Uint32Array;
+        const lying = (lengths) => () => {
+          const a = new Uint32Array([1, 0, 1, 1]);
+          let k = 0;
+          Object.defineProperty(a, 'length', { get: () => lengths[Math.min(k++, lengths.length - 1)] });
+          return a;
+        };
+        class Longer extends Uint32Array {
+          get length() {
+            return 2 ** 20;
+          }
+        }
+        const throwing = () => {
+          throw new Error('hostile getter');
+        };
+        const detached = () => {
+          const a = new Uint32Array([1, 1, 1]);
+          structuredClone(a.buffer, { transfer: [a.buffer] });
+          return a;
+        };
+        const revoked = () => {
+          const { proxy, revoke } = Proxy.revocable(new Uint32Array([1, 0, 1]), {});
+          revoke();
+          return proxy;
+        };
+        const traps = { get: throwing, getPrototypeOf: throwing, has: throwing, ownKeys: throwing, getOwnPropertyDescriptor: throwing };
+        const growing = () => {
+          const a = [1, 0];
+          Object.defineProperty(a, 1, {
+            get() {
+              for (let i = 0; i < 1000; i++) a.push(1);
+              return 0;
+            },
+          });
+          return a;
+        };
+        return {
+          // [what, make, the words it really holds (an answer must come from these), or null: refused]
+          'lying length 3,3,2^20': [lying([3, 3, 2 ** 20, 2 ** 20]), [1, 0, 1, 1]],
+          'lying length 100000': [lying([100_000]), [1, 0, 1, 1]],
+          'lying length 2^40': [lying([2 ** 40]), [1, 0, 1, 1]],
+          'throwing length': [
+            () => {
+              const a = new Uint32Array([1, 1]);
+              Object.defineProperty(a, 'length', { get: throwing });
+              return a;
+            },
+            [1, 1],
+          ],
+          'subclass with a longer length': [() => Longer.from([0, 1, 1]), [0, 1, 1]],
+          'cross-realm Uint32Array': [() => new Foreign([1, 0, 0, 1]), [1, 0, 0, 1]],
+          'subarray at an offset': [() => new Uint32Array([9, 9, 1, 0, 1, 9]).subarray(2, 5), [1, 0, 1]],
+          'detached Uint32Array': [detached, []],
+          'Proxy of a Uint32Array, throwing traps': [() => new Proxy(new Uint32Array([1, 0]), traps), null],
+          'revoked Proxy': [revoked, null],
+          'Proxy of an array, throwing traps': [() => new Proxy([1, 0, 1], traps), null],
+          'array with a throwing element': [
+            () => {
+              const a = [1, 0, 1];
+              Object.defineProperty(a, 1, { get: throwing });
+              return a;
+            },
+            null,
+          ],
+          'array whose element getter grows it': [growing, [1, 0]],
+          'object whose constructor throws': [
+            () => ({
+              get constructor() {
+                throw new Error('hostile');
+              },
+            }),
+            null,
+          ],
+          'object whose toString throws': [() => ({ toString: throwing, valueOf: throwing }), null],
+        };
+      }
+      const hostile = hostileValues;
+      const { Playground, encodeFlags, hashWords, parseFlags, decodeFlags, presetFlags } = window.api;
+      const bystander = await Playground.create();
+      const bystanderFlags = new Uint32Array(5000).map((_, i) => (i * 7919) % 3 === 0);
+      bystander.setFlags(bystanderFlags);
+      const victim = await Playground.create();
+      // Grow wasm memory first, as an 8 M preset does: the case that once wrote past the heap.
+      victim.setFlags(presetFlags('random', 8_000_000, 0.5, 1));
+      victim.setFlags(new Uint32Array([1]));
+      const outcomes = [];
+      const settle = async (call) => {
+        try {
+          return { value: await call() };
+        } catch (e) {
+          return { error: e instanceof Error ? e.message : String(e), kind: e?.kind ?? null };
+        }
+      };
+      for (const [what, [make, words]] of Object.entries(hostile())) {
+        const entries = {
+          setFlags: async () => {
+            victim.setFlags(make());
+            const r = await victim.run('scan');
+            return { count: r.count, indices: [...r.indices] };
+          },
+          encodeFlags: () => decodeFlags(encodeFlags(make())).join(''),
+          hashWords: () => hashWords(make()),
+          run: () => victim.run(make()),
+          attachCanvas: () => victim.attachCanvas(make()),
+          tileTrace: () => victim.tileTrace(make()),
+          parseFlags: () => parseFlags(make()),
+          decodeFlags: () => decodeFlags(make()),
+          presetFlags: () => presetFlags(make(), 10, 0.5, 1),
+          create: () => Playground.create(make()),
+        };
+        for (const [entry, call] of Object.entries(entries)) {
+          const got = await settle(call);
+          outcomes.push({ what, entry, words, got: got.error ? got : { value: entry === 'create' ? 'created' : got.value } });
+          if (entry === 'create' && got.value) got.value.free();
+        }
+      }
+      // The others, and the victim with good flags, are still exact.
+      const b = await bystander.run('lookback');
+      victim.setFlags(new Uint32Array([0, 1, 1, 0, 1]));
+      const v = await victim.run('scan');
+      const cpu = Playground.createCpu();
+      cpu.setFlags(bystanderFlags);
+      const c = await cpu.run('scan');
+      bystander.free();
+      victim.free();
+      cpu.free();
+      return {
+        outcomes,
+        bystander: { indices: [...b.indices], hash: b.hash },
+        victim: [...v.indices],
+        cpu: [...c.indices],
+        bystanderFlags: [...bystanderFlags],
+      };
+    });
+
+    const problems = [];
+    const hashOf = (words) => fnv1a(Uint32Array.from(words));
+    const takesFlags = new Set(['setFlags', 'encodeFlags', 'hashWords']);
+    for (const { what, entry, words, got } of report.outcomes) {
+      const where = `${entry}(${what})`;
+      if (got.error !== undefined) {
+        if (typeof got.kind !== 'string' || !got.kind) problems.push(`${where}: refused without a kind: ${got.error}`);
+        continue;
+      }
+      // An answer must come from the array's real words; anything else is a type error it should have been.
+      if (words === null || !takesFlags.has(entry)) {
+        problems.push(`${where}: answered ${JSON.stringify(got.value).slice(0, 80)} for a value it should refuse`);
+        continue;
+      }
+      if (entry === 'setFlags') {
+        const want = compact(words);
+        if (got.value.count !== want.length || JSON.stringify(got.value.indices) !== JSON.stringify(want))
+          problems.push(`${where}: ${JSON.stringify(got.value).slice(0, 80)}, want ${JSON.stringify(want)}`);
+      }
+      if (entry === 'encodeFlags' && got.value !== words.map((w) => (w ? 1 : 0)).join('')) problems.push(`${where}: ${String(got.value).slice(0, 40)}`);
+      if (entry === 'hashWords' && got.value !== hashOf(words)) problems.push(`${where}: hash ${got.value}, want ${hashOf(words)}`);
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(report.bystander.indices, compact(report.bystanderFlags), 'the other playground, exact after it all');
+    assert.deepEqual(report.cpu, compact(report.bystanderFlags), 'the CPU reference, exact');
+    assert.deepEqual(report.victim, [1, 2, 4], 'the hostile values’ playground itself, exact with good flags');
+    assert.deepEqual(traps(log), [], 'no trap, no panic, nothing uncaught');
+  } finally {
+    await page.close();
+  }
+});
