@@ -140,7 +140,11 @@ export class CompactionPlaygroundElement extends Base {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (old === value || !this.wrapper) return;
+    if (old === value) return;
+    if (!this.wrapper) {
+      this.forgetSaved(name);
+      return;
+    }
     if (name === 'theme') return this.applyTheme();
     if (name === 'lang') {
       // The host's newer word outranks the visitor's earlier choice.
@@ -150,6 +154,17 @@ export class CompactionPlaygroundElement extends Base {
     if (name === 'loading' && value === 'eager') this.start();
     if (this.playground) return this.playground.attributeChanged(name, value);
     if (['panels', 'flags', 'preset', 'quiet'].includes(name)) this.showPlaceholder();
+  }
+
+  /**
+   * An attribute set while the element is off the page outranks what it kept
+   * of its last connection: that part starts from the attribute when it is put
+   * back (www/playground/session.js, initialState).
+   */
+  forgetSaved(name) {
+    if (!this.saved) return;
+    if (name === 'flags' || name === 'preset') this.saved = { ...this.saved, flags: undefined, preset: undefined };
+    else if (name === 'method' || name === 'step') this.saved = { ...this.saved, [name]: undefined };
   }
 
   // --------------------------------------------------------- placeholder --

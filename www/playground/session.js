@@ -276,7 +276,19 @@ export class Session {
   initialState() {
     if (this.restore) {
       const r = this.restore;
-      return { state: { ...defaultState(), method: r.method, preset: r.preset, step: r.step }, flags: r.preset ? null : r.flags, error: null };
+      // A part the host set again while the element was away (undefined here) is the attributes' again.
+      const own = Object.values(r).includes(undefined) ? this.attributeState() : null;
+      const flagsOwn = r.flags === undefined;
+      return {
+        state: {
+          ...defaultState(),
+          method: r.method ?? own?.state.method ?? 'scan',
+          preset: flagsOwn ? own.state.preset : r.preset,
+          step: r.step === undefined ? own.state.step : r.step,
+        },
+        flags: flagsOwn ? own.flags : r.preset ? null : r.flags,
+        error: own?.error ?? null,
+      };
     }
     if (this.url && location.hash.length > 1) {
       const parsed = this.url.read();
@@ -454,7 +466,8 @@ export class Session {
   }
 
   updateUrl() {
-    if (!this.url || !this.wasm || this.destroyed || !this.view) return;
+    // Before the state is read (the wasm still loading), the hash is the truth: never written then.
+    if (!this.url || !this.wasm || this.destroyed || !this.view || !this.started) return;
     this.url.write(this.currentView());
   }
 

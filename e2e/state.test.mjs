@@ -1,0 +1,91 @@
+// The element's state has one owner from its first moment (issue 25, finding 2):
+// the attributes and the link are the truth until the visitor edits, and a
+// rebuild before start-up ended (a language switch, a move, a reconnect, many
+// language flips, a slow wasm) never loses them; an attribute set while the
+// element is off the page wins when it is put back.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser } from './browser.mjs';
+import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
+import { startSite } from './site.mjs';
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startSite();
+  browser = await launchBrowser({ webgpu: true });
+  await site.write(
+    'docs/guide/state.html',
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="../assets/playground/compaction-playground.js"></script></head><body><main id="m"></main></body></html>',
+  );
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('rebuilt before start-up ended (language, move, flips, reconnect), the element keeps its attributes; set while away, they win', { timeout: TEST_TIMEOUT }, async () => {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(READY_MS);
+  try {
+    await page.goto(site.url('guide/state.html'));
+    await page.waitForFunction(() => customElements.get('compaction-playground'));
+    for (const how of ['lang', 'move', 'flips', 'away']) {
+      const got = await page.evaluate(async (how) => {
+        const main = document.getElementById('m');
+        main.replaceChildren();
+        const el = document.createElement('compaction-playground');
+        for (const [k, v] of Object.entries({ flags: '1001101001', method: 'atomic', loading: 'eager', panels: 'editor result' })) el.setAttribute(k, v);
+        main.append(el);
+        // In the same task as the creation: start-up has not ended.
+        if (how === 'lang') el.setAttribute('lang', 'es');
+        if (how === 'move') {
+          el.remove();
+          main.append(el);
+        }
+        if (how === 'flips') for (let i = 0; i < 500; i++) el.setAttribute('lang', i % 2 ? 'en' : 'es');
+        await el.ready;
+        if (how === 'away') {
+          el.remove();
+          el.setAttribute('flags', '111');
+          el.setAttribute('method', 'scan');
+          main.append(el);
+          await el.ready;
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        return { flags: el.flags, method: el.method };
+      }, how);
+      const want = how === 'away' ? { flags: '111', method: 'scan' } : { flags: '1001101001', method: 'atomic' };
+      assert.deepEqual(got, want, how);
+    }
+  } finally {
+    await page.close();
+  }
+});
+
+test('a language switch while the wasm loads on a slow link leaves the link as it was', { timeout: TEST_TIMEOUT }, async () => {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(READY_MS);
+  try {
+    // The wasm arrives 3 s late.
+    await page.route('**/*.wasm', async (route) => {
+      await new Promise((r) => setTimeout(r, 3000));
+      await route.continue();
+    });
+    const link = '#flags=b7.Sw&method=atomic';
+    await page.goto(`${site.assetsUrl}index.html${link}`);
+    await page.waitForFunction(() => document.querySelector('compaction-playground')?.shadowRoot?.querySelector('[data-testid="lang-select"]'), null, { timeout: 20_000 }).catch(() => null);
+    await page.evaluate(() => document.querySelector('compaction-playground').setAttribute('lang', 'es'));
+    await ready(page);
+    const state = await page.evaluate(() => ({ hash: location.hash, method: document.querySelector('compaction-playground').method }));
+    assert.equal(state.method, 'atomic');
+    assert.match(state.hash, /flags=b7\.Sw/);
+    assert.match(state.hash, /method=atomic/);
+  } finally {
+    await page.close();
+  }
+});
