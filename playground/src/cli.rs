@@ -50,9 +50,39 @@ pub fn json_string(s: &str) -> String {
     out
 }
 
+/// The longest message shown on a terminal (a path or a value may be anything).
+const SHOWN_CHARS: usize = 400;
+
+/// `s` fit to print in a message: control and bidirectional-override
+/// characters escaped as `\u{…}` (a file name cannot rewrite the line around
+/// it), cut to `SHOWN_CHARS`.
+pub fn shown(s: &str) -> String {
+    let bidi = |c: char| matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if k == SHOWN_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || bidi(c) {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Options;
+    use super::{shown, Options, SHOWN_CHARS};
+
+    #[test]
+    fn shown_escapes_control_and_bidi_characters_and_cuts() {
+        assert_eq!(shown("a\u{1b}[31mb\u{202e}c"), "a\\u{001b}[31mb\\u{202e}c");
+        assert_eq!(shown(&"x".repeat(1000)).chars().count(), SHOWN_CHARS + 1);
+        assert_eq!(shown("plain"), "plain");
+    }
 
     #[test]
     fn takes_inline_and_separate_values() {

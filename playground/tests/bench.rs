@@ -102,3 +102,87 @@ fn bench_fixed_times_a_tile_grid_doing_nothing_and_taking_tickets() {
         .expect("run bench");
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("empty_tiles"));
 }
+
+/// `bench` with `args`, stdout to `stdout`: (exit code, stdout, stderr).
+fn bench_with(args: &[&str], stdout: std::process::Stdio) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(args)
+        .stdout(stdout)
+        .output()
+        .expect("run bench");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bench_behaves_like_compact_at_every_boundary() {
+    let piped = std::process::Stdio::piped;
+    // --help: the usage on stdout, success.
+    let (code, out, _) = bench_with(&["--help"], piped());
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("usage: bench"), "{out}");
+    // A bad option: exit 2, naming the option and its bounds.
+    let (code, _, err) = bench_with(&["--reps", "5000"], piped());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--reps") && err.contains("2048"), "{err}");
+    // Echoed values have their control and bidi characters escaped.
+    let (code, _, err) = bench_with(&["--x\u{1b}[31m\u{202e}"], piped());
+    assert_eq!(code, Some(2));
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}') && err.contains("\\u{001b}"),
+        "{err}"
+    );
+    // --source: bounded, and a file that is not WGSL is said, not a panic.
+    let (code, _, err) = bench_with(&["--source", "/dev/zero"], piped());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("more than"), "{err}");
+    let bad = std::env::temp_dir().join(format!("bench-not-wgsl-{}.wgsl", std::process::id()));
+    std::fs::write(&bad, "this is not WGSL").unwrap();
+    let path = bad.to_str().unwrap();
+    let (code, _, err) = bench_with(
+        &[
+            "--sizes",
+            "5000",
+            "--reps",
+            "1",
+            "--methods",
+            "lookback",
+            "--source",
+            path,
+        ],
+        piped(),
+    );
+    std::fs::remove_file(&bad).ok();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("does not build") && !err.contains("panicked"),
+        "{err}"
+    );
+    // A full disk: exit 1 with a line.
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let (code, _, err) = bench_with(
+            &["--sizes", "5000", "--reps", "1", "--methods", "scan"],
+            full.into(),
+        );
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains("cannot write the output") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    // A reader that went away (`| head`): quiet success.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["--sizes", "5000", "--reps", "1", "--methods", "scan"])
+        .stdout(piped())
+        .stderr(piped())
+        .spawn()
+        .expect("run bench");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("bench ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

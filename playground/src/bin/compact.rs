@@ -78,7 +78,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("compact: {message}");
+            eprintln!("compact: {}", compaction_playground::cli::shown(&message));
             return ExitCode::from(2);
         }
     };

@@ -3,10 +3,23 @@
 use compaction_playground::cli;
 use wgpu_compaction::{Compactor, Method};
 
-const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
+pub const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] \
                      [--stats] [--fixed] [--json] \
                      [--source lookback-variant.wgsl ...]";
+
+/// The most `--reps`: the timer's query set holds 4096 timestamps, two a run.
+pub const MAX_REPS: usize = 2048;
+/// The most `--warmup` rounds.
+pub const MAX_WARMUP: usize = 10_000;
+/// The largest `--source` file read.
+pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
+
+/// What the command line asks for.
+pub enum Parsed {
+    Run(Args),
+    Help,
+}
 
 /// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired.
 pub const UNPAIRED: u32 = u32::MAX;
@@ -56,7 +69,7 @@ fn list<T: std::str::FromStr>(value: &str, what: &str) -> Result<Vec<T>, String>
         .collect()
 }
 
-pub fn parse_args() -> Result<Args, String> {
+pub fn parse_args() -> Result<Parsed, String> {
     let mut args = Args {
         sizes: vec![100_000, 1 << 24],
         densities: vec![0.5],
@@ -78,8 +91,8 @@ pub fn parse_args() -> Result<Args, String> {
         match name.as_str() {
             "--sizes" => args.sizes = list(&value()?, "--sizes")?,
             "--density" | "--densities" => args.densities = list(&value()?, "--density")?,
-            "--reps" => args.reps = value()?.parse().map_err(|_| "--reps: not a number")?,
-            "--warmup" => args.warmup = value()?.parse().map_err(|_| "--warmup: not a number")?,
+            "--reps" => args.reps = whole(&value()?, "--reps", 1, MAX_REPS)?,
+            "--warmup" => args.warmup = whole(&value()?, "--warmup", 0, MAX_WARMUP)?,
             "--methods" => {
                 args.methods = list::<String>(&value()?, "--methods")?
                     .iter()
@@ -101,19 +114,15 @@ pub fn parse_args() -> Result<Args, String> {
             "--json" => args.json = true,
             "--source" => {
                 let path = value()?;
-                let text =
-                    std::fs::read_to_string(&path).map_err(|e| format!("--source {path}: {e}"))?;
+                let text = read_source(&path)?;
                 let name = std::path::Path::new(&path)
                     .file_stem()
                     .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
                 args.sources.push((name, Box::leak(text.into_boxed_str())));
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
+            "-h" | "--help" => return Ok(Parsed::Help),
             other => return Err(format!("unknown argument `{other}`; {USAGE}")),
         }
-    }
-    if args.reps == 0 {
-        return Err("--reps must be at least 1".into());
     }
     if args.sizes.iter().any(|&n| n < 4) {
         return Err("--sizes: each size must be at least 4 (the copy reference moves vec4)".into());
@@ -121,5 +130,31 @@ pub fn parse_args() -> Result<Args, String> {
     if args.densities.iter().any(|d| !(0.0..=1.0).contains(d)) {
         return Err("--density must lie in [0, 1]".into());
     }
-    Ok(args)
+    Ok(Parsed::Run(args))
+}
+
+/// A whole number from `min` to `max`, or a message naming the option and its bounds.
+fn whole(value: &str, what: &str, min: usize, max: usize) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{what} must be a whole number from {min} to {max}, not `{value}`"
+        )),
+    }
+}
+
+/// A `--source` file: at most `MAX_SOURCE_BYTES`, UTF-8.
+fn read_source(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("--source {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("--source {path}: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "--source {path}: more than {MAX_SOURCE_BYTES} bytes: not a WGSL file"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("--source {path}: not UTF-8 text"))
 }

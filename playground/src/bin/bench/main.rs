@@ -26,11 +26,25 @@ use copy::{CopyVec4, FixedCost, References};
 use report::{print_header, print_json, print_table};
 use timer::Timer;
 
+/// Stdout failed: a reader that went away (`| head`) ends the run quietly, as
+/// `compact` does; anything else (a full disk) is said.
+fn write_failed(e: &std::io::Error) -> ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("bench: cannot write the output: {e}");
+    ExitCode::FAILURE
+}
+
 fn main() -> ExitCode {
     let args = match args::parse_args() {
-        Ok(args) => args,
+        Ok(args::Parsed::Run(args)) => args,
+        Ok(args::Parsed::Help) => {
+            println!("{}", args::USAGE);
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
-            eprintln!("bench: {message}");
+            eprintln!("bench: {}", compaction_playground::cli::shown(&message));
             return ExitCode::from(2);
         }
     };
@@ -85,6 +99,25 @@ fn main() -> ExitCode {
         .into_iter()
         .map(|options| Compactor::with_options(&gpu.device, &gpu.queue, options))
         .collect();
+    // A --source that does not compile is said, not left to wgpu's panic.
+    for compactor in compactors
+        .iter()
+        .filter(|c| c.lookback_options().source.is_some())
+    {
+        let validation = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        compactor.warm_up(&args.methods);
+        if let Some(error) = pollster::block_on(validation.pop()) {
+            let name = args::source_name(compactor, &args.sources).unwrap_or("--source");
+            let text = error
+                .to_string()
+                .lines()
+                .map(compaction_playground::cli::shown)
+                .collect::<Vec<_>>()
+                .join("\n");
+            eprintln!("bench: --source {name} does not build: {text}");
+            return ExitCode::from(2);
+        }
+    }
 
     let references = References {
         copy: CopyVec4::new(&gpu.device),
@@ -104,8 +137,11 @@ fn main() -> ExitCode {
         args.warmup
     );
     let mut wrong = false;
+    let mut out = std::io::stdout().lock();
     if !args.json {
-        print_header();
+        if let Err(e) = print_header(&mut out) {
+            return write_failed(&e);
+        }
     }
     for &density in &args.densities {
         for &n in &args.sizes {
@@ -121,12 +157,14 @@ fn main() -> ExitCode {
                 .iter()
                 .any(|r| r.check.starts_with("WRONG") || r.check.starts_with("READBACK FAILED"));
             // Each size as it finishes, so that a run cut short keeps its rows.
-            if args.json {
-                print_json(&size_rows);
+            let printed = if args.json {
+                print_json(&mut out, &size_rows)
             } else {
-                print_table(&size_rows);
+                print_table(&mut out, &size_rows)
+            };
+            if let Err(e) = printed.and_then(|()| std::io::Write::flush(&mut out)) {
+                return write_failed(&e);
             }
-            let _ = std::io::Write::flush(&mut std::io::stdout());
         }
     }
     if wrong {

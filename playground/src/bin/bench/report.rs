@@ -1,5 +1,7 @@
 //! The rows of a benchmark and how they are printed.
 
+use std::io::Write;
+
 use compaction_playground::cli::json_string;
 
 pub fn median(mut v: Vec<f64>) -> (f64, f64) {
@@ -29,8 +31,9 @@ impl Row {
     }
 }
 
-pub fn print_header() {
-    println!(
+pub fn print_header(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
         "{:>10} {:>10} {:>7} {:>14} {:>9} {:>9} {:>5} {:>10} {:>10} {:>8} {:>7}  check",
         "N",
         "K",
@@ -43,12 +46,13 @@ pub fn print_header() {
         "min_us",
         "GB/s",
         "x_copy"
-    );
+    )
 }
 
-pub fn print_table(rows: &[Row]) {
+pub fn print_table(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     for r in rows {
-        println!(
+        writeln!(
+            out,
             "{:>10} {:>10} {:>7} {:>14} {:>9} {:>9} {:>5} {:>10.1} {:>10.1} {:>8.1} {:>7.2}  {}",
             r.n,
             r.k,
@@ -62,13 +66,15 @@ pub fn print_table(rows: &[Row]) {
             r.gbps(),
             r.x_copy,
             r.check
-        );
+        )?;
     }
+    Ok(())
 }
 
-pub fn print_json(rows: &[Row]) {
+pub fn print_json(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     for r in rows {
-        println!(
+        writeln!(
+            out,
             "{{\"n\":{},\"k\":{},\"density\":{},\"method\":{},\"input\":{},\"variant\":{},\"timer\":{},\"median_us\":{:.3},\"min_us\":{:.3},\"gbps\":{:.2},\"x_copy\":{:.4},\"check\":{}}}",
             r.n,
             r.k,
@@ -82,6 +88,7 @@ pub fn print_json(rows: &[Row]) {
             r.gbps(),
             r.x_copy,
             json_string(&r.check)
-        );
+        )?;
     }
+    Ok(())
 }
