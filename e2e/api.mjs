@@ -5,8 +5,8 @@
 import { newLoggedPage } from './browser.mjs';
 import { READY_MS } from './helpers.mjs';
 
-/** A page with the wasm module loaded (window.api); every device it opens is kept in window.devices. */
-export async function openApi(browser, server) {
+/** A page with the JS API loaded (window.api: the wasm module, or `fixture`'s); every device it opens is kept in window.devices. */
+export async function openApi(browser, server, fixture = 'e2e/fixtures/api.html') {
   const { page, log } = await newLoggedPage(browser);
   page.setDefaultTimeout(READY_MS);
   await page.addInitScript(() => {
@@ -18,7 +18,7 @@ export async function openApi(browser, server) {
       return device;
     };
   });
-  await page.goto(`${server.url}e2e/fixtures/api.html`);
+  await page.goto(server.url + fixture);
   await page.waitForFunction(() => window.apiReady === true);
   return { page, log };
 }

@@ -203,3 +203,58 @@ test('25.1, 25.5: hostile values at every entry point never trap, never read mem
     await page.close();
   }
 });
+
+test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejected promise where the method returns one)', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(browser, server, 'e2e/fixtures/kernels.html');
+  try {
+    const report = await page.evaluate(async () => {
+      const { Playground } = window.api;
+      const pg = await Playground.create();
+      pg.setFlags(new Uint32Array([1, 0, 1]));
+      await pg.run('scan');
+      pg.free();
+      pg.free(); // a second free is nothing
+      const settle = async (call) => {
+        try {
+          const v = call();
+          const promise = v instanceof Promise;
+          await v;
+          return { ok: true, promise };
+        } catch (e) {
+          return { kind: e?.kind ?? null, message: String(e?.message ?? e) };
+        }
+      };
+      const sync = (call) => {
+        try {
+          const v = call();
+          return v instanceof Promise
+            ? v.then(
+                () => ({ ok: true }),
+                (e) => ({ kind: e?.kind ?? null, promise: true }),
+              )
+            : { ok: true };
+        } catch (e) {
+          return { kind: e?.kind ?? null, promise: false };
+        }
+      };
+      const unbound = Object.create(Playground.prototype);
+      return {
+        run: await sync(() => pg.run('scan')),
+        scanTrace: await sync(() => pg.scanTrace()),
+        setFlags: await sync(() => pg.setFlags(new Uint32Array([1]))),
+        backend: await settle(() => pg.backend),
+        unboundRun: await sync(() => unbound.run('scan')),
+        unboundMethods: await settle(() => unbound.methods),
+      };
+    });
+    assert.deepEqual(report.run, { kind: 'freed', promise: true });
+    assert.deepEqual(report.scanTrace, { kind: 'freed', promise: true });
+    assert.deepEqual(report.setFlags, { kind: 'freed', promise: false });
+    assert.equal(report.backend.kind, 'freed');
+    assert.deepEqual(report.unboundRun, { kind: 'freed', promise: true });
+    assert.equal(report.unboundMethods.kind, 'freed');
+    assert.deepEqual(traps(log), []);
+  } finally {
+    await page.close();
+  }
+});

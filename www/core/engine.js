@@ -3,6 +3,7 @@
 // Every call into a Playground goes through Engine.exec, one at a time, so
 // that an upload and the run that uses it stay together.
 
+import { guardFreed } from './freed.js';
 import { initLayout } from './layout.js';
 
 /** @type {Promise<any> | null} */
@@ -29,6 +30,7 @@ export function kernels() {
         throw e;
       }
       initLayout(wasm);
+      guardFreed(wasm.Playground);
       return wasm;
     })();
     wasmPromise.catch(() => {
