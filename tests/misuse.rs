@@ -295,3 +295,97 @@ fn buffer_init(device: &wgpu::Device, words: &[u32], usage: wgpu::BufferUsages) 
         usage,
     })
 }
+
+/// Issue 25, finding 4: offsets and sizes that would wrap are refused by the
+/// library (a debug build used to panic on the overflow, a release build to
+/// pass a wrapped range to wgpu).
+#[test]
+fn offsets_and_sizes_that_would_wrap_are_errors() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let flags = buffer(
+        device,
+        4096,
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    );
+    let target = buffer(device, 64, wgpu::BufferUsages::COPY_DST);
+    let alignment = u64::from(device.limits().min_storage_buffer_offset_alignment);
+    let near_max = u64::MAX - u64::MAX % alignment;
+    no_gpu_error(device, || {
+        for method in Method::ALL {
+            let wrapped = compactor.prepare_with(&CompactionDesc {
+                flags_offset: near_max,
+                ..CompactionDesc::new(&flags, 16, method)
+            });
+            assert!(
+                matches!(wrapped, Err(Error::BufferTooSmall { .. })),
+                "{method}: {:?}",
+                wrapped.as_ref().err()
+            );
+            let huge = compactor.prepare(&flags, u64::MAX, method, 6);
+            assert!(
+                matches!(huge, Err(Error::TooLarge { .. })),
+                "{method}: {:?}",
+                huge.as_ref().err()
+            );
+            let target_wrapped = compactor.prepare_with(&CompactionDesc {
+                instance_count_to: Some((&target, u64::MAX - 3)),
+                ..CompactionDesc::new(&flags, 16, method)
+            });
+            assert!(
+                matches!(target_wrapped, Err(Error::BufferTooSmall { .. })),
+                "{method}: {:?}",
+                target_wrapped.as_ref().err()
+            );
+        }
+        let compaction = compactor
+            .prepare(&flags, 16, Method::Scan, 6)
+            .expect("prepare");
+        let src = buffer(device, 16, wgpu::BufferUsages::COPY_SRC);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let wrapped = compactor.encode_len_from(&mut encoder, &compaction, &src, u64::MAX - 3);
+        assert!(
+            matches!(wrapped, Err(Error::BufferTooSmall { .. })),
+            "{:?}",
+            wrapped.as_ref().err()
+        );
+    });
+}
+
+/// Issue 25, finding 4: a flags buffer of another device, and a device that was
+/// destroyed, are `Error::Gpu` from `prepare`, `upload` and `run`, never a panic.
+#[test]
+fn foreign_and_lost_resources_are_errors() {
+    let compactor = common::compactor();
+    let (_, other, _) = common::open_device(None);
+    let foreign = buffer(
+        &other,
+        4096,
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    );
+    let got = compactor.prepare(&foreign, 16, Method::Scan, 6);
+    assert!(
+        matches!(got, Err(Error::Gpu(_))),
+        "{:?}",
+        got.as_ref().err()
+    );
+
+    let (_, device, queue) = common::open_device(None);
+    let lost = Compactor::new(&device, &queue);
+    let flags = lost.upload(&[1, 0, 1]).expect("upload before the loss");
+    device.destroy();
+    let prepared = lost.prepare(&flags, 3, Method::Scan, 6);
+    assert!(
+        prepared.is_err(),
+        "prepare after destroy: {:?}",
+        prepared.map(|_| ())
+    );
+    let uploaded = lost.upload(&[1, 0, 1]);
+    assert!(uploaded.is_err(), "upload after destroy");
+    let ran = pollster::block_on(lost.run(&[1, 0, 1], Method::Scan));
+    assert!(
+        ran.is_err(),
+        "run after destroy: {:?}",
+        ran.map(|o| o.indices)
+    );
+}

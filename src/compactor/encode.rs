@@ -73,7 +73,10 @@ impl Compactor {
                 alignment: WORD,
             });
         }
-        if source.size() < offset + WORD {
+        if offset
+            .checked_add(WORD)
+            .is_none_or(|end| source.size() < end)
+        {
             return Err(Error::BufferTooSmall {
                 buffer: "live length source",
                 size: source.size(),

@@ -8,8 +8,6 @@ pub(crate) mod pipelines;
 mod prepare;
 mod trace;
 
-use wgpu::util::DeviceExt;
-
 pub use encode::PendingOutput;
 pub use prepare::{CompactionDesc, Input};
 pub use trace::MAX_TRACE_FLAGS;
@@ -237,8 +235,8 @@ impl Compactor {
         if len > max_flags {
             return Err(Error::TooLarge {
                 n: len,
-                bytes: len * WORD,
-                limit: max_flags * WORD,
+                bytes: len.saturating_mul(WORD),
+                limit: max_flags.saturating_mul(WORD),
                 max_flags,
             });
         }
@@ -254,15 +252,20 @@ impl Compactor {
         } else {
             bytemuck::cast_slice(flags)
         };
-        Ok(self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        // Not `create_buffer_init`: on a lost device its mapping panics; this way
+        // a lost device is an `Error::Gpu` (natively; see `scoped_now`).
+        crate::gpu::error_scope::scoped_now(&self.device, || {
+            let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("flags"),
-                contents,
+                size: contents.len() as u64,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
-            }))
+                mapped_at_creation: false,
+            });
+            self.queue.write_buffer(&buffer, 0, contents);
+            Ok(buffer)
+        })
     }
 }
 

@@ -1,8 +1,6 @@
 //! Setup, once per flags buffer: the checks, the buffers and the list of
 //! dispatches a compaction records every frame.
 
-use wgpu::util::DeviceExt;
-
 use super::pipelines::KernelId;
 use super::{Compaction, Compactor, Dispatch, ScanLevel};
 use crate::error::{Error, Result};
@@ -109,6 +107,11 @@ impl Compactor {
 
     pub(super) fn prepare_impl(&self, desc: &CompactionDesc, traced: bool) -> Result<Compaction> {
         self.check(desc)?;
+        // What wgpu finds wrong (a flags buffer of another device, a lost device) is an error too.
+        crate::gpu::error_scope::scoped_now(&self.device, || self.build(desc, traced))
+    }
+
+    fn build(&self, desc: &CompactionDesc, traced: bool) -> Result<Compaction> {
         let mut b = Builder::new(self, desc);
         match desc.method {
             Method::Atomic | Method::Aggregated => b.atomic(),
@@ -158,8 +161,13 @@ impl Compactor {
                 alignment,
             });
         }
-        let needed = input_words(desc) * WORD;
-        if flags.size() < desc.flags_offset + needed {
+        // Checked: an offset near u64::MAX must not wrap into a range that fits.
+        let needed = input_words(desc).saturating_mul(WORD);
+        if desc
+            .flags_offset
+            .checked_add(needed)
+            .is_none_or(|end| flags.size() < end)
+        {
             return Err(Error::BufferTooSmall {
                 buffer: "flags",
                 size: flags.size(),
@@ -180,7 +188,10 @@ impl Compactor {
                     alignment: WORD,
                 });
             }
-            if target.size() < offset + WORD {
+            if offset
+                .checked_add(WORD)
+                .is_none_or(|end| target.size() < end)
+            {
                 return Err(Error::BufferTooSmall {
                     buffer: "instance count target",
                     size: target.size(),
@@ -223,19 +234,30 @@ impl<'c, 'd> Builder<'c, 'd> {
             wgpu::BufferUsages::VERTEX,
         );
         let count = storage_buffer(device, &label("count"), 1, wgpu::BufferUsages::COPY_DST);
-        let indirect = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(&label("indirect")),
-            contents: desc.draw.bytes(),
-            usage: wgpu::BufferUsages::STORAGE
+        // Written through the queue, not mapped at creation: on a lost device a
+        // mapping panics, and this is an error (`scoped_now`).
+        let with = |what: &str, contents: &[u8], usage: wgpu::BufferUsages| {
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(&label(what)),
+                size: contents.len() as u64,
+                usage: usage | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            compactor.queue.write_buffer(&buffer, 0, contents);
+            buffer
+        };
+        let indirect = with(
+            "indirect",
+            desc.draw.bytes(),
+            wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::INDIRECT
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-        });
-        let live = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(&label("live")),
-            contents: bytemuck::cast_slice(&[live_word(capacity), live_word(capacity), 0, 0]),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
+                | wgpu::BufferUsages::COPY_SRC,
+        );
+        let live = with(
+            "live",
+            bytemuck::cast_slice(&[live_word(capacity), live_word(capacity), 0, 0]),
+            wgpu::BufferUsages::UNIFORM,
+        );
         let out = Compaction {
             method: desc.method,
             label: desc.label.map(str::to_string),

@@ -44,3 +44,22 @@ pub async fn scoped<T, E: From<Error>>(
     scope.pop().await?;
     result
 }
+
+/// Runs `work` (which records or creates, and waits for nothing) inside
+/// validation and out-of-memory error scopes, and takes their answer at once:
+/// natively wgpu-core answers a pop immediately, so a GPU error `work` caused (a
+/// buffer of another device, a destroyed device) is its `Error::Gpu` instead of
+/// the uncaptured-error handler's panic. In a browser the scopes answer later,
+/// so `work` runs unscoped there and its errors go to the device as before.
+pub fn scoped_now<T>(device: &wgpu::Device, work: impl FnOnce() -> Result<T>) -> Result<T> {
+    if cfg!(target_arch = "wasm32") {
+        return work();
+    }
+    let scope = GpuErrorScope::push(device);
+    let out = work();
+    let popped = std::pin::pin!(scope.pop());
+    match popped.poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+        std::task::Poll::Ready(Err(e)) => Err(e),
+        _ => out,
+    }
+}

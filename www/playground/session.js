@@ -645,8 +645,9 @@ export class Session {
     if (toImage) this.triedImage = true;
     this.gpuDrawMode = toImage ? 'image' : this.drawMode;
     const lost = this.engine;
+    const swapped = lost.fallBackToCpu({ kind: toImage ? 'starting' : 'device-lost', message });
     this.track(
-      lost.fallBackToCpu({ kind: toImage ? 'starting' : 'device-lost', message }).then(() => {
+      swapped.then(() => {
         if (this.engine !== lost || this.destroyed) return undefined;
         this.showEngine();
         return this.refresh();
@@ -655,7 +656,12 @@ export class Session {
     this.lostMessage = message;
     this.retryDelay = RETRY_FIRST_MS;
     if (!toImage) this.sayLost();
-    this.scheduleGpu(toImage ? 0 : this.retryDelay);
+    // The next device once the swap is done: before it, the lost engine still
+    // reads as on the GPU, and a retry would take itself for not needed.
+    swapped.then(
+      () => this.scheduleGpu(toImage ? 0 : this.retryDelay),
+      () => this.scheduleGpu(this.retryDelay),
+    );
   }
 
   /** The loss, the CPU reference meanwhile, the next try and a button to try now. */
