@@ -159,7 +159,8 @@ export declare class Playground {
   tileTrace(method: 'lookback' | 'lookback-bits' | 'tile-atomic', inFlight?: number, stalled?: number): Promise<Record<string, unknown>>;
   kernelSources(): { method: Method; modules: KernelModule[] }[];
   compile(method: Method): Promise<void>;
-  benchmark(method: Method, n: number, reps: number, samples: number): Promise<BenchmarkResult>;
+  /** Each sample is its own turn on the page's GPU: other playgrounds' calls run between samples, and `signal` aborting rejects it (`.kind` 'aborted') before the next. */
+  benchmark(method: Method, n: number, reps: number, samples: number, signal?: AbortSignal | null): Promise<BenchmarkResult>;
   drawOrder(method: Method, width: number, height: number, groups: number): Promise<RunResult>;
   free(): void;
 }

@@ -28,6 +28,9 @@ pub enum Error {
     /// A JS number outside what the call takes.
     #[error("{0}")]
     Range(String),
+    /// The call's `AbortSignal` fired (checked between its slices of work).
+    #[error("aborted: {0}")]
+    Aborted(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -26,6 +26,7 @@ struct Intrinsics {
     buffer: Function,
     is_array: Function,
     canvas_width: Option<Function>,
+    signal_aborted: Option<Function>,
 }
 
 thread_local! {
@@ -42,13 +43,17 @@ impl Intrinsics {
         };
         let must =
             |name: &str| getter(&typed, &name.into()).expect("a %TypedArray%.prototype getter");
-        let canvas_width = js_sys::global()
-            .dyn_into::<Object>()
-            .ok()
-            .and_then(|g| Reflect::get(&g, &"HTMLCanvasElement".into()).ok())
-            .and_then(|c| Reflect::get(&c, &"prototype".into()).ok())
-            .and_then(|p| p.dyn_into::<Object>().ok())
-            .and_then(|p| getter(&p, &"width".into()));
+        let builtin = |class: &str, name: &str| {
+            js_sys::global()
+                .dyn_into::<Object>()
+                .ok()
+                .and_then(|g| Reflect::get(&g, &class.into()).ok())
+                .and_then(|c| Reflect::get(&c, &"prototype".into()).ok())
+                .and_then(|p| p.dyn_into::<Object>().ok())
+                .and_then(|p| getter(&p, &name.into()))
+        };
+        let canvas_width = builtin("HTMLCanvasElement", "width");
+        let signal_aborted = builtin("AbortSignal", "aborted");
         let is_array = Reflect::get(&Array::new().constructor(), &"isArray".into())
             .ok()
             .and_then(|f| f.dyn_into().ok())
@@ -61,6 +66,7 @@ impl Intrinsics {
             buffer: must("buffer"),
             is_array,
             canvas_width,
+            signal_aborted,
         }
     }
 }
@@ -260,4 +266,28 @@ pub fn canvas(value: &JsValue) -> Result<web_sys::HtmlCanvasElement> {
         "the canvas must be an HTMLCanvasElement, not {}",
         type_of(value)
     )))
+}
+
+/// `undefined`/`null`, or an `AbortSignal` (told by its built-in `aborted` getter).
+pub fn abort_signal(value: &JsValue) -> Result<Option<JsValue>> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if aborted(value).is_some() {
+        return Ok(Some(value.clone()));
+    }
+    Err(Error::Type(format!(
+        "the signal must be an AbortSignal, not {}",
+        type_of(value)
+    )))
+}
+
+/// Whether `signal` has fired (`None`: it is no AbortSignal); runs none of its code.
+pub fn aborted(signal: &JsValue) -> Option<bool> {
+    INTRINSICS.with(|i| {
+        i.signal_aborted
+            .as_ref()
+            .and_then(|get| call(get, signal))
+            .and_then(|v| v.as_bool())
+    })
 }

@@ -17,6 +17,7 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
         Error::Parse(_) => "parse",
         Error::Type(_) => "type",
         Error::Range(_) => "range",
+        Error::Aborted(_) => "aborted",
         Error::Compaction(e) => match e {
             Compaction::TooLarge { .. } => "too-large",
             Compaction::TraceTooLarge { .. } => "trace-too-large",

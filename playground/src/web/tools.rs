@@ -9,6 +9,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{js_error, object};
 use super::render::{run_gpu, Draw};
+use super::shared::SharedGpu;
 use super::{after_loss, args, convert, Playground};
 use crate::draw_instances::OffscreenImage;
 use crate::{flags, Error};
@@ -84,26 +85,26 @@ impl Playground {
         n: JsValue,
         reps: JsValue,
         samples: JsValue,
+        signal: JsValue,
     ) -> js_sys::Promise {
         let state = self.state.clone();
         let limit = self.limit();
-        let parsed = (|| -> crate::Result<(Method, u64, u32, u32)> {
+        let parsed = (|| -> crate::Result<(Method, u64, u32, u32, Option<JsValue>)> {
             Ok((
                 args::method(&method)?,
                 args::whole(&n, "the size", 1, limit)?,
                 args::whole(&reps, "reps", 1, MAX_REPS)? as u32,
                 args::whole(&samples, "samples", 1, MAX_SAMPLES)? as u32,
+                args::abort_signal(&signal)?,
             ))
         })();
         future_to_promise(async move {
-            let (method, n, reps, samples) = parsed.map_err(js_error)?;
+            let (method, n, reps, samples, signal) = parsed.map_err(js_error)?;
             let flags = flags::random(n as usize, DENSITY, SEED);
             let measured = match &state.gpu {
                 Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
-                    let compactor = &gpu.shared.compactor;
-                    let measured = time_gpu(compactor, &flags, method, reps, samples).await;
+                    let measured =
+                        time_gpu(&gpu.shared, &flags, method, reps, samples, signal.as_ref()).await;
                     measured.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
                 }
                 None => time_cpu(&flags, method, reps, samples),
@@ -224,13 +225,29 @@ fn now_ms() -> f64 {
     performance.map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Times `samples` rounds of `reps` compactions. Each round is its own turn on
+/// the page's GPU, waited for before the next: between rounds another
+/// playground's call runs, and `signal` (an AbortSignal) is looked at, so that
+/// neither waits for the whole benchmark.
 async fn time_gpu(
-    compactor: &Compactor,
+    shared: &SharedGpu,
     flags: &[u32],
     method: Method,
     reps: u32,
     samples: u32,
+    signal: Option<&JsValue>,
 ) -> crate::Result<Measured> {
+    let aborted = || {
+        if signal.and_then(args::aborted).unwrap_or(false) {
+            Err(crate::Error::Aborted("the benchmark was cancelled".into()))
+        } else {
+            Ok(())
+        }
+    };
+    aborted()?;
+    let turn = shared.lock.lock().await;
+    shared.check()?;
+    let compactor = &shared.compactor;
     let device = compactor.device();
     let queue = compactor.queue();
     let buffer = compactor.upload(flags)?;
@@ -242,9 +259,13 @@ async fn time_gpu(
     )?;
     // One run first: its pipelines compiled, its buffers touched, its output checked.
     let output = compactor.run_compaction(&compaction).await?;
+    drop(turn);
     if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
         let mut samples_ns = Vec::with_capacity(samples as usize);
         for _ in 0..samples {
+            aborted()?;
+            let _turn = shared.lock.lock().await;
+            shared.check()?;
             let started = now_ms();
             let mut encoder = device.create_command_encoder(&Default::default());
             for _ in 0..reps {
@@ -276,6 +297,9 @@ async fn time_gpu(
         mapped_at_creation: false,
     });
     for s in 0..samples {
+        aborted()?;
+        let _turn = shared.lock.lock().await;
+        shared.check()?;
         let mut encoder = device.create_command_encoder(&Default::default());
         for r in 0..reps {
             let (first, last) = (r == 0, r == reps - 1);
@@ -286,8 +310,14 @@ async fn time_gpu(
             });
             compactor.encode_timed(&mut encoder, &compaction, writes);
         }
+        // The round done before the turn passes: the next call does not queue behind it.
+        let mut done = Readback::default();
+        done.copy(device, &mut encoder, compaction.count(), 0, 1);
         queue.submit([encoder.finish()]);
+        done.read(device).await?;
     }
+    let _turn = shared.lock.lock().await;
+    shared.check()?;
     let mut encoder = device.create_command_encoder(&Default::default());
     encoder.resolve_query_set(&set, 0..stamps, &resolve, 0);
     let mut read = Readback::default();

@@ -14,7 +14,7 @@ const sheet = lazySheet(css);
 
 /** @param {{ session: any, t: any, view: any }} context */
 export function create({ session, t, view }) {
-  /** @type {{ cancelled: boolean } | null} */
+  /** @type {{ cancelled: boolean, abort: AbortController } | null} */
   let bench = null;
   const panel = new BenchPanel({
     t,
@@ -28,7 +28,7 @@ export function create({ session, t, view }) {
     const engine = session.engine;
     if (!engine || bench) return;
     const { methods, sizes } = panel.selection();
-    const mine = { cancelled: false };
+    const mine = { cancelled: false, abort: new AbortController() };
     bench = mine;
     const total = methods.length * sizes.length;
     panel.start(total);
@@ -43,10 +43,10 @@ export function create({ session, t, view }) {
         for (const n of sizes) {
           if (mine.cancelled || session.destroyed) break;
           panel.step(done, t('bench.progress', { method, n, done: done + 1, total }));
-          const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1));
+          const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1, mine.abort.signal));
           const reps = repsFor(first.samplesNs[0], first.resolutionNs);
           if (mine.cancelled || session.destroyed) break;
-          const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES));
+          const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES, mine.abort.signal));
           panel.addRow(benchRow(r, compileMs));
           done++;
           panel.step(done, t('bench.progress', { method, n, done, total }));
@@ -54,14 +54,20 @@ export function create({ session, t, view }) {
       }
       if (!session.destroyed) panel.finish(mine.cancelled ? 'cancelled' : 'done');
     } catch (e) {
-      if (!session.destroyed) panel.finish(t('bench.failed', { error: e?.message ?? e }));
+      if (session.destroyed) return;
+      if (e?.kind === 'aborted') panel.finish('cancelled');
+      else panel.finish(t('bench.failed', { error: e?.message ?? e }));
     } finally {
       bench = null;
     }
   }
 
   function cancel() {
-    if (bench) bench.cancelled = true;
+    if (bench) {
+      bench.cancelled = true;
+      // The call in flight stops at its next sample.
+      bench.abort.abort();
+    }
   }
 
   return {

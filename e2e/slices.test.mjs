@@ -1,0 +1,81 @@
+// Long GPU work in slices (issue 25, finding 7): a benchmark is one turn on the
+// page's GPU per sample, so another playground's call waits for one sample, not
+// for the whole benchmark, and an AbortSignal stops it before its next sample.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, startServer } from './browser.mjs';
+import { TEST_TIMEOUT } from './helpers.mjs';
+import { openApi, traps } from './api.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
+  browser = await launchBrowser({ webgpu: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.server.closeAllConnections();
+  await new Promise((resolve) => server?.server.close(resolve));
+});
+
+test('25.7: a long benchmark lets another playground run between its samples, and its AbortSignal stops it within a sample', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(browser, server);
+  try {
+    const report = await page.evaluate(async () => {
+      const { Playground } = window.api;
+      const long = await Playground.create();
+      const other = await Playground.create();
+      other.setFlags(new Uint32Array([1, 0, 1]));
+      await other.run('scan');
+      const n = 2 ** 18;
+      // One sample, to know what one costs here.
+      const t0 = performance.now();
+      await long.benchmark('scan', n, 4, 1);
+      const sampleMs = performance.now() - t0;
+      const events = [];
+      const started = performance.now();
+      const bench = long.benchmark('scan', n, 4, 64).then(
+        () => events.push(['bench', performance.now() - started]),
+        (e) => events.push(['bench failed', e.kind]),
+      );
+      await new Promise((r) => setTimeout(r, 2 * sampleMs));
+      const asked = performance.now();
+      const r = await other.run('scan');
+      const waitedMs = performance.now() - asked;
+      events.push(['other', performance.now() - started]);
+      await bench;
+      // Aborted after a few samples: rejected with 'aborted', soon.
+      const controller = new AbortController();
+      const stopped = long.benchmark('scan', n, 4, 64, controller.signal).then(
+        () => ({ kind: null }),
+        (e) => ({ kind: e.kind, at: performance.now() }),
+      );
+      await new Promise((r) => setTimeout(r, 3 * sampleMs));
+      const abortedAt = performance.now();
+      controller.abort();
+      const outcome = await stopped;
+      const badSignal = await long.benchmark('scan', 10, 1, 1, { aborted: true }).then(
+        () => null,
+        (e) => e.kind,
+      );
+      long.free();
+      other.free();
+      return { sampleMs, waitedMs, events, indices: [...r.indices], outcome, stopMs: outcome.at - abortedAt, badSignal };
+    });
+    assert.deepEqual(report.indices, [0, 2]);
+    assert.equal(report.events[0][0], 'other', `the other playground answered first: ${JSON.stringify(report.events)}`);
+    assert.ok(report.waitedMs < Math.max(1000, 4 * report.sampleMs), `the other call waited ${report.waitedMs.toFixed(0)} ms (a sample takes ${report.sampleMs.toFixed(0)} ms)`);
+    assert.equal(report.outcome.kind, 'aborted');
+    assert.ok(report.stopMs < Math.max(1000, 4 * report.sampleMs), `stopped ${report.stopMs.toFixed(0)} ms after the abort`);
+    assert.equal(report.badSignal, 'type', 'a signal that is no AbortSignal is refused');
+    assert.deepEqual(traps(log), []);
+    console.log(`# a sample ${report.sampleMs.toFixed(0)} ms; the other call waited ${report.waitedMs.toFixed(0)} ms; stopped ${report.stopMs.toFixed(0)} ms after the abort`);
+  } finally {
+    await page.close();
+  }
+});
