@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtemp, writeFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, writeFile, mkdir, readFile, rm, symlink, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -87,8 +87,20 @@ test('server: only what the page needs, from the repository: no .git, target, no
   }
 });
 
+test('server: a symlink inside a served folder to a repository file that is not served is refused', async () => {
+  const link = path.join(REPO_ROOT, 'dist', `symlink-test-${process.pid}.toml`);
+  await symlink(path.join(REPO_ROOT, 'Cargo.toml'), link);
+  try {
+    const res = await rawGet(repo.port, `/dist/${path.basename(link)}`);
+    assert.equal(res.status, 403);
+    assert.doesNotMatch(res.body.toString(), /\[package\]|\[workspace\]/);
+  } finally {
+    await unlink(link);
+  }
+});
+
 test('server: answers only requests addressed to it (no DNS rebinding) and never redirects to another host', async () => {
-  for (const host of ['evil.example', 'localhost.evil.example:8080', 'www']) {
+  for (const host of ['evil.example', 'localhost.evil.example:8080', 'www', 'cafe', `facade:${repo.port}`, 'beef']) {
     const res = await rawGet(repo.port, '/', { Host: host });
     assert.equal(res.status, 421, `Host: ${host}`);
   }

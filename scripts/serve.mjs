@@ -75,8 +75,9 @@ export function hostAllowed(host, extra = []) {
     .replace(/^\[(.*)\]$/, '$1')
     .toLowerCase();
   if (name === 'localhost' || name.endsWith('.localhost') || extra.includes(name)) return true;
-  // An address, not a name a DNS rebinding could point here.
-  return /^(\d{1,3}\.){3}\d{1,3}$/.test(name) || /^[0-9a-f:]+$/.test(name);
+  // An address, not a name a DNS rebinding could point here (an IPv6 literal has
+  // colons: `cafe` or `facade` are names).
+  return /^(\d{1,3}\.){3}\d{1,3}$/.test(name) || (name.includes(':') && /^[0-9a-f:.]+$/.test(name));
 }
 
 export function mimeTypeFor(filePath) {
@@ -154,9 +155,10 @@ async function handle({ root, realRoot, allow, hosts }, req, res) {
       filePath = path.join(filePath, 'index.html');
       stat = await fsp.stat(filePath);
     }
-    // Symlinks must not lead out of the root either.
+    // Symlinks must not lead out of the root, nor inside it to a file that is not served.
     const real = await fsp.realpath(filePath);
-    if (!isInside(realRoot, real)) {
+    const realRelative = path.relative(realRoot, real).split(path.sep).join('/');
+    if (!isInside(realRoot, real) || (allow && (!allowed(realRelative, allow) || realRelative.split('/').some((s) => s.startsWith('.'))))) {
       sendText(req, res, 403, 'Forbidden');
       return;
     }
