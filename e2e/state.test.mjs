@@ -89,3 +89,40 @@ test('a language switch while the wasm loads on a slow link leaves the link as i
     await page.close();
   }
 });
+
+test('bad theme and lang are said in the element; a huge attribute with control and bidi characters is quoted cut and escaped', { timeout: TEST_TIMEOUT }, async () => {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(READY_MS);
+  try {
+    await page.goto(site.url('guide/state.html'));
+    await page.waitForFunction(() => customElements.get('compaction-playground'));
+    const got = await page.evaluate(async () => {
+      const main = document.getElementById('m');
+      main.replaceChildren();
+      const el = document.createElement('compaction-playground');
+      for (const [k, v] of Object.entries({ theme: 'purple', lang: 'xx', loading: 'eager', panels: 'editor result' })) el.setAttribute(k, v);
+      // A 10 MB method name with a right-to-left override and a NUL in it.
+      el.setAttribute('method', `\u202e${'x'.repeat(10_000_000)}\u0000`);
+      main.append(el);
+      const started = performance.now();
+      await el.ready;
+      const text = (kind) => el.shadowRoot.querySelector(`[data-testid="alert-${kind}"]`)?.textContent ?? null;
+      const alerts = [...el.shadowRoot.querySelectorAll('[data-testid^="alert-"]')].map((a) => a.textContent);
+      const out = { theme: text('theme'), lang: text('lang'), alerts, ms: performance.now() - started };
+      el.setAttribute('theme', 'dark');
+      await new Promise((r) => setTimeout(r, 100));
+      out.themeAfter = text('theme');
+      return out;
+    });
+    assert.match(got.theme ?? '', /purple/);
+    assert.match(got.lang ?? '', /xx/);
+    assert.equal(got.themeAfter, null, 'a good theme clears the alert');
+    const method = got.alerts.find((a) => /x{20}/.test(a));
+    assert.ok(method, `the bad method is said: ${got.alerts.map((a) => a.slice(0, 80))}`);
+    assert.ok(method.length < 1000, `${method.length} characters shown`);
+    assert.ok(!method.includes('\u202e') && !method.includes('\u0000'), 'no raw override or NUL');
+    assert.match(method, /\\u\{202e\}/);
+  } finally {
+    await page.close();
+  }
+});

@@ -117,3 +117,18 @@ export function scrollBox(el, name) {
   content.observe(el, { childList: true, subtree: true, characterData: true });
   return el;
 }
+
+/** The longest text an alert shows of a value it quotes. */
+export const SHOWN_CHARS = 600;
+
+/**
+ * `text` fit to show in a message: cut to `max` characters, control and
+ * bidirectional-override characters written as `\u{…}` (a quoted value cannot
+ * reorder or hide the words around it).
+ */
+export function shown(text, max = SHOWN_CHARS) {
+  const s = String(text);
+  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters escaped are control characters
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).padStart(4, '0')}}`);
+}

@@ -400,6 +400,8 @@ export const en = {
   'app.badFlags': 'The flags attribute could not be read ({error}); the flags are unchanged.',
   'app.badPreset': 'The preset attribute could not be read ({error}); the flags are unchanged.',
   'app.panelFailed': 'The {panel} panel could not be built: {error}',
+  'app.badTheme': 'theme="{value}" ignored: it takes {themes}.',
+  'app.badLang': 'lang="{value}" is not a language here ({langs}): shown in {shown}.',
   'app.unknownPanels': 'Unknown panels ignored: {panels}.',
 
   // state.js (what is wrong with a link or an attribute)

@@ -402,6 +402,8 @@ export const es = {
   'app.badFlags': 'No se pudo leer el atributo flags ({error}); los flags no cambian.',
   'app.badPreset': 'No se pudo leer el atributo preset ({error}); los flags no cambian.',
   'app.panelFailed': 'No se pudo construir el panel {panel}: {error}',
+  'app.badTheme': 'theme="{value}" ignorado: admite {themes}.',
+  'app.badLang': 'lang="{value}" no es un idioma de aquí ({langs}): se muestra en {shown}.',
   'app.unknownPanels': 'Paneles desconocidos, ignorados: {panels}.',
 
   // state.js

@@ -145,11 +145,15 @@ export class CompactionPlaygroundElement extends Base {
       this.forgetSaved(name);
       return;
     }
-    if (name === 'theme') return this.applyTheme();
+    if (name === 'theme') {
+      this.applyTheme();
+      return this.playground?.attributeChanged(name, value);
+    }
     if (name === 'lang') {
       // The host's newer word outranks the visitor's earlier choice.
       this.chosenLang = null;
-      return this.applyLang();
+      this.applyLang();
+      return this.playground?.attributeChanged(name, value);
     }
     if (name === 'loading' && value === 'eager') this.start();
     if (this.playground) return this.playground.attributeChanged(name, value);

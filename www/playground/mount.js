@@ -7,6 +7,8 @@ import { Session } from './session.js';
 import { Playground } from './playground.js';
 import { loadTranslator } from '../i18n/i18n.js';
 import { parsePanels, formatPanels } from '../core/panels.js';
+import { THEMES } from '../core/theme.js';
+import { LANGS, LANG_NAMES } from '../i18n/langs.js';
 
 /**
  * Mounts a playground into `host` (a <compaction-playground>), starting from
@@ -42,6 +44,8 @@ class Mounted {
       if (this.destroyed) return;
       this.show(t);
       this.sayUnknownPanels(this.host.getAttribute('panels'));
+      this.sayBadTheme();
+      this.sayBadLang();
     } catch (e) {
       this.host.showLoadFailure(e);
       return;
@@ -81,6 +85,10 @@ class Mounted {
       this.view?.setPanels(panels);
     } else if (name === 'quiet') {
       this.rebuild();
+    } else if (name === 'theme') {
+      this.sayBadTheme();
+    } else if (name === 'lang') {
+      this.sayBadLang();
     } else if (!['loading', 'autorun'].includes(name)) {
       this.session.attributeChanged(name, value);
     }
@@ -90,6 +98,28 @@ class Mounted {
   sayUnknownPanels(text) {
     const { unknown } = parsePanels(text);
     if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
+  }
+
+  /** A `theme` that is none of THEMES, said in the element (the theme follows the page meanwhile). */
+  sayBadTheme() {
+    const value = this.host.getAttribute('theme');
+    const t = this.session.t;
+    if (!t) return;
+    if (value !== null && !THEMES.includes(value)) this.session.alert('theme', t('app.badTheme', { value, themes: THEMES.join(', ') }));
+    else this.session.clearAlert('theme');
+  }
+
+  /** A `lang` that is no language here, said in the element in the language it falls back to. */
+  sayBadLang() {
+    const value = this.host.getAttribute('lang');
+    const t = this.session.t;
+    if (!t) return;
+    const base = String(value ?? '')
+      .trim()
+      .toLowerCase()
+      .split('-')[0];
+    if (value !== null && !LANGS.includes(base)) this.session.alert('lang', t('app.badLang', { value, langs: LANGS.join(', '), shown: LANG_NAMES[t.lang] ?? t.lang }));
+    else this.session.clearAlert('lang');
   }
 
   onKey(e) {

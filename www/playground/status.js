@@ -5,7 +5,7 @@
 // several elements explains a missing WebGPU once (www/playground/notice.js);
 // `quiet` hides the line itself but never an alert.
 
-import { h } from '../core/dom.js';
+import { h, shown } from '../core/dom.js';
 import { FALLBACK_KINDS, CREATE_TIMEOUT_MS } from '../core/engine.js';
 import { claimNotice, releaseNotice } from './notice.js';
 
@@ -110,7 +110,9 @@ export class StatusBar {
     this.clearAlert(kind);
     const dismiss = h('button', { type: 'button', class: 'dismiss', 'aria-label': this.t('status.dismiss'), onclick: () => box.remove() }, '×');
     const buttons = actions.map((a) => h('button', { type: 'button', class: 'alert-action', 'data-testid': a.testid, onclick: a.onclick }, a.label));
-    const box = h('div', { class: 'alert', part: 'alert', 'data-kind': kind, 'data-testid': `alert-${kind}` }, h('span', {}, message, buttons), dismiss);
+    // A message quotes attributes, links and errors: never longer than a screen, never raw control characters.
+    const text = typeof message === 'string' ? shown(message) : message;
+    const box = h('div', { class: 'alert', part: 'alert', 'data-kind': kind, 'data-testid': `alert-${kind}` }, h('span', {}, text, buttons), dismiss);
     this.alerts.append(box);
   }
 
