@@ -165,7 +165,7 @@ test('autorun="false": a poster of the flags and one button; no wasm until it is
   }
 });
 
-test('panels="scan" fetches the loader, the playground, the scan panel and the wasm: within 200 KB gzip, no other panel', { timeout: TEST_TIMEOUT }, async () => {
+test('panels="scan" fetches the loader, the playground, the scan panel and the wasm: within the panel budget (gzip), no other panel', { timeout: TEST_TIMEOUT }, async () => {
   const url = await hostPage('scan-only', `<compaction-playground id="s" flags="1001101001" method="scan" panels="scan"></compaction-playground>`);
   const { page, fetched } = await open(url);
   try {

@@ -89,8 +89,19 @@ const COMMON = {
   metafile: true,
 };
 
+/** The element's CSS text minified as it is inlined (its comments are for the sources, not for every reader's download). */
+const minifiedCss = {
+  name: 'minified-css',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async (args) => {
+      const { code } = await esbuild.transform(await fs.readFile(args.path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: code, loader: 'text' };
+    });
+  },
+};
+
 async function build(options) {
-  const result = await esbuild.build({ ...COMMON, ...options });
+  const result = await esbuild.build({ ...COMMON, ...options, plugins: [minifiedCss, ...(options.plugins ?? [])] });
   if (result.errors.length) die(`esbuild failed for ${JSON.stringify(options.entryPoints)}`);
   return result.metafile;
 }
@@ -105,7 +116,8 @@ async function optimiseWasm(input, output) {
   const t0 = Date.now();
   // -Oz: size first; the kernels run on the GPU, this is the glue around them.
   // Features are detected from the module's target_features section.
-  await promisify(execFile)(wasmOpt, ['-Oz', '--strip-debug', '--strip-producers', input, '-o', output], { maxBuffer: 1 << 24 });
+  // Flattened and re-relooped before -Oz: 0.5 % smaller gzip than -Oz alone (a panel's budget is 200 KiB, the wasm 146).
+  await promisify(execFile)(wasmOpt, ['--flatten', '--rereloop', '-Oz', '-Oz', '--strip-debug', '--strip-producers', input, '-o', output], { maxBuffer: 1 << 24 });
   const [a, b] = await Promise.all([fs.stat(input), fs.stat(output)]);
   log(`wasm-opt -Oz: ${kib(a.size)} -> ${kib(b.size)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
