@@ -88,6 +88,8 @@ test('7, 11: every export given wrong types or sizes throws an Error with a kind
         "setFlags(['1'])": () => pg.setFlags(['1']),
         'attachImage(-1, 5)': () => pg.attachImage(-1, 5),
         'attachImage(2**40, 5)': () => pg.attachImage(2 ** 40, 5),
+        // 25.8: 8192 × 8192 pinned 513 MiB of wasm memory for the page's life.
+        'attachImage(8192, 8192)': () => pg.attachImage(8192, 8192),
         "attachImage('a', 5)": () => pg.attachImage('a', 5),
         'attachCanvas(42)': () => pg.attachCanvas(42),
         "tileTrace('lookback', 0)": () => pg.tileTrace('lookback', 0),
@@ -148,6 +150,7 @@ test('7, 11: every export given wrong types or sizes throws an Error with a kind
       "setFlags(['1'])": 'type',
       'attachImage(-1, 5)': 'range',
       'attachImage(2**40, 5)': 'range',
+      'attachImage(8192, 8192)': 'range',
       "attachImage('a', 5)": 'type',
       'attachCanvas(42)': 'type',
       "tileTrace('lookback', 0)": 'range',

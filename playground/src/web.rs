@@ -63,6 +63,10 @@ impl Drop for Playground {
     }
 }
 
+/// The most pixels `attachImage` draws offscreen: 64 MiB of RGBA, read back
+/// into wasm memory at every run (8192 × 8192 pinned 513 MiB for the page's life).
+const MAX_IMAGE_PIXELS: u64 = 4096 * 4096;
+
 #[wasm_bindgen]
 impl Playground {
     /// Opens WebGPU (or joins the device other playgrounds of the page opened).
@@ -206,6 +210,12 @@ impl Playground {
         let size = |v: &JsValue, what| args::whole(v, what, 1, max).map(|n| n as u32);
         let width = size(&width, "the width").map_err(js_error)?;
         let height = size(&height, "the height").map_err(js_error)?;
+        // Every run reads the image back into wasm memory, which never shrinks: a cap.
+        if u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
+            return Err(js_error(Error::Range(format!(
+                "an image of {width} × {height} pixels is more than the {MAX_IMAGE_PIXELS} (4096 × 4096) drawn offscreen"
+            ))));
+        }
         let image = OffscreenImage::new(device, width, height);
         *gpu.image.borrow_mut() = Some(Rc::new(image));
         *gpu.canvas.borrow_mut() = None;
