@@ -73,10 +73,7 @@ impl Compactor {
                 alignment: WORD,
             });
         }
-        if offset
-            .checked_add(WORD)
-            .is_none_or(|end| source.size() < end)
-        {
+        if !crate::gpu::kernel::holds(source, offset, WORD) {
             return Err(Error::BufferTooSmall {
                 buffer: "live length source",
                 size: source.size(),

@@ -252,19 +252,15 @@ impl Compactor {
         } else {
             bytemuck::cast_slice(flags)
         };
-        // Not `create_buffer_init`: on a lost device its mapping panics; this way
-        // a lost device is an `Error::Gpu` (natively; see `scoped_now`).
+        // A lost device is an `Error::Gpu` (natively; see `scoped_now`).
         crate::gpu::error_scope::scoped_now(&self.device, || {
-            let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("flags"),
-                size: contents.len() as u64,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_DST
-                    | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            });
-            self.queue.write_buffer(&buffer, 0, contents);
-            Ok(buffer)
+            Ok(crate::gpu::kernel::buffer_with(
+                &self.device,
+                &self.queue,
+                "flags",
+                contents,
+                wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            ))
         })
     }
 }

@@ -4,7 +4,7 @@
 use super::pipelines::KernelId;
 use super::{Compaction, Compactor, Dispatch, ScanLevel};
 use crate::error::{Error, Result};
-use crate::gpu::kernel::{storage_buffer, words, words_at};
+use crate::gpu::kernel::{buffer_with, holds, storage_buffer, words, words_at};
 use crate::gpu::lookback::STAT_WORDS;
 use crate::layout::{BLOCK, STEPS, TILE, WORD};
 use crate::output::DrawArgs;
@@ -161,13 +161,8 @@ impl Compactor {
                 alignment,
             });
         }
-        // Checked: an offset near u64::MAX must not wrap into a range that fits.
         let needed = input_words(desc).saturating_mul(WORD);
-        if desc
-            .flags_offset
-            .checked_add(needed)
-            .is_none_or(|end| flags.size() < end)
-        {
+        if !holds(flags, desc.flags_offset, needed) {
             return Err(Error::BufferTooSmall {
                 buffer: "flags",
                 size: flags.size(),
@@ -188,10 +183,7 @@ impl Compactor {
                     alignment: WORD,
                 });
             }
-            if offset
-                .checked_add(WORD)
-                .is_none_or(|end| target.size() < end)
-            {
+            if !holds(target, offset, WORD) {
                 return Err(Error::BufferTooSmall {
                     buffer: "instance count target",
                     size: target.size(),
@@ -234,17 +226,8 @@ impl<'c, 'd> Builder<'c, 'd> {
             wgpu::BufferUsages::VERTEX,
         );
         let count = storage_buffer(device, &label("count"), 1, wgpu::BufferUsages::COPY_DST);
-        // Written through the queue, not mapped at creation: on a lost device a
-        // mapping panics, and this is an error (`scoped_now`).
-        let with = |what: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(&label(what)),
-                size: contents.len() as u64,
-                usage: usage | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            compactor.queue.write_buffer(&buffer, 0, contents);
-            buffer
+        let with = |what: &str, contents: &[u8], usage| {
+            buffer_with(device, &compactor.queue, &label(what), contents, usage)
         };
         let indirect = with(
             "indirect",

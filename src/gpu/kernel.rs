@@ -162,3 +162,31 @@ pub(crate) fn storage_buffer(
         mapped_at_creation: false,
     })
 }
+
+/// A buffer holding `contents`, written through the queue (`COPY_DST` added), not
+/// mapped at creation: on a lost device `create_buffer_init`'s mapping panics,
+/// where this is an error the caller's error scope catches.
+pub(crate) fn buffer_with(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    contents: &[u8],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: contents.len() as u64,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    queue.write_buffer(&buffer, 0, contents);
+    buffer
+}
+
+/// Whether `buffer` holds `bytes` from `offset`, checked: an offset near
+/// `u64::MAX` does not wrap into a range that seems to fit.
+pub(crate) fn holds(buffer: &wgpu::Buffer, offset: u64, bytes: u64) -> bool {
+    offset
+        .checked_add(bytes)
+        .is_some_and(|end| end <= buffer.size())
+}

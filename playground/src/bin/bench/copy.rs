@@ -76,14 +76,20 @@ impl CopyVec4 {
         vec4s: u64,
         max_per_dimension: u32,
     ) {
-        let groups = vec4s.div_ceil(WORKGROUP_SIZE);
-        let max = u64::from(max_per_dimension.max(1));
-        let y = groups.div_ceil(max);
-        let x = groups.div_ceil(y.max(1));
+        let (x, y) = grid(vec4s.div_ceil(WORKGROUP_SIZE), max_per_dimension);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(x as u32, y as u32, 1);
+        pass.dispatch_workgroups(x, y, 1);
     }
+}
+
+/// `groups` workgroups as a 2-D grid past the per-dimension limit (the shaders
+/// linearise the id back).
+fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
+    let max = u64::from(max_per_dimension.max(1));
+    let y = groups.div_ceil(max);
+    let x = groups.div_ceil(y.max(1));
+    (x as u32, y as u32)
 }
 
 /// Workgroups of the look-back kernels' grid: one per 4096 flags.
@@ -145,13 +151,10 @@ impl FixedCost {
         n: u64,
         max_per_dimension: u32,
     ) {
-        let groups = n.div_ceil(TILE).max(1);
-        let max = u64::from(max_per_dimension.max(1));
-        let y = groups.div_ceil(max);
-        let x = groups.div_ceil(y.max(1));
+        let (x, y) = grid(n.div_ceil(TILE).max(1), max_per_dimension);
         pass.set_pipeline(&self.pipelines[which]);
         pass.set_bind_group(0, &self.binds[which], &[]);
-        pass.dispatch_workgroups(x as u32, y as u32, 1);
+        pass.dispatch_workgroups(x, y, 1);
     }
 }
 
