@@ -176,3 +176,18 @@ fn a_closed_stdout_ends_quietly_and_a_full_one_is_said() {
         "{stderr}"
     );
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_closed_stdout_is_said() {
+    // `compact >&-`: Rust's start-up would put /dev/null there and the result would go nowhere.
+    let out = Command::new("sh")
+        .args(["-c", "echo 1 0 1 | \"$0\" >&-"])
+        .arg(env!("CARGO_BIN_EXE_compact"))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run compact through sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("standard output is closed"), "{stderr}");
+}

@@ -66,14 +66,35 @@ fn read_flags(path: Option<&str>, format: FlagsFormat, max: u64) -> Result<Vec<u
     reader.finish()
 }
 
-fn json_list(values: &[u32]) -> String {
-    let items: Vec<String> = values.iter().map(u32::to_string).collect();
-    format!("[{}]", items.join(","))
-}
+/// Whether the process started with its standard output closed (`compact >&-`):
+/// told before `main`, because Rust's start-up then opens /dev/null in its place
+/// and every write would succeed into nothing.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CHECK_STDOUT: extern "C" fn() = {
+    extern "C" fn check() {
+        extern "C" {
+            fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+        }
+        const F_GETFD: i32 = 1;
+        // SAFETY: F_GETFD only asks for descriptor 1's flags; it changes nothing.
+        if unsafe { fcntl(1, F_GETFD) } < 0 {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    check
+};
 
 fn main() -> ExitCode {
+    if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("compact: the standard output is closed: nowhere to write the result");
+        return ExitCode::from(1);
+    }
     if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        return write_out(&usage());
+        return write_out(|out| writeln!(out, "{}", usage()));
     }
     let args = match parse_args() {
         Ok(args) => args,
@@ -107,17 +128,26 @@ fn main() -> ExitCode {
                     a.first_instance,
                 ),
             };
-            write_out(&format!(
-                "{{\"method\":{},\"adapter\":{},\"count\":{},\"indices\":{},\"indirect\":{{\"vertex_count\":{},\"instance_count\":{},\"first_vertex\":{},\"first_instance\":{}}}}}",
-                json_string(args.method.name()),
-                json_string(&adapter),
-                out.count,
-                json_list(&out.indices),
-                vertex_count,
-                instance_count,
-                first_vertex,
-                first_instance
-            ))
+            // Streamed: the indices go out as they are read, never held as text.
+            write_out(|w| {
+                write!(
+                    w,
+                    "{{\"method\":{},\"adapter\":{},\"count\":{},\"indices\":[",
+                    json_string(args.method.name()),
+                    json_string(&adapter),
+                    out.count
+                )?;
+                for (k, index) in out.indices.iter().enumerate() {
+                    if k > 0 {
+                        w.write_all(b",")?;
+                    }
+                    write!(w, "{index}")?;
+                }
+                writeln!(
+                    w,
+                    "],\"indirect\":{{\"vertex_count\":{vertex_count},\"instance_count\":{instance_count},\"first_vertex\":{first_vertex},\"first_instance\":{first_instance}}}}}"
+                )
+            })
         }
         Err(e) => {
             eprintln!("compact: {e}");
@@ -133,11 +163,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints `line`: a reader that went away (`| head`) ends the program quietly;
-/// any other failure (a full disk) is said.
-fn write_out(line: &str) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+/// Writes through `body` into a buffered stdout: a reader that went away
+/// (`| head`) ends the program quietly; any other failure (a full disk) is said.
+fn write_out(body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match body(&mut out).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
