@@ -18,6 +18,97 @@ import { openApi, traps } from './api.mjs';
 let server;
 let browser;
 
+// The hostile values, made fresh for each call (a lying getter counts its reads).
+function hostileValues() {
+  let frame = document.getElementById('foreign-realm');
+  if (!frame) {
+    frame = Object.assign(document.createElement('iframe'), { id: 'foreign-realm' });
+    document.body.append(frame);
+  }
+  const Foreign = frame.contentWindow.Uint32Array;
+  const lying = (lengths) => () => {
+    const a = new Uint32Array([1, 0, 1, 1]);
+    let k = 0;
+    Object.defineProperty(a, 'length', { get: () => lengths[Math.min(k++, lengths.length - 1)] });
+    return a;
+  };
+  class Longer extends Uint32Array {
+    get length() {
+      return 2 ** 20;
+    }
+  }
+  const throwing = () => {
+    throw new Error('hostile getter');
+  };
+  const detached = () => {
+    const a = new Uint32Array([1, 1, 1]);
+    structuredClone(a.buffer, { transfer: [a.buffer] });
+    return a;
+  };
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable(new Uint32Array([1, 0, 1]), {});
+    revoke();
+    return proxy;
+  };
+  const traps = { get: throwing, getPrototypeOf: throwing, has: throwing, ownKeys: throwing, getOwnPropertyDescriptor: throwing };
+  const growing = () => {
+    const a = [1, 0];
+    Object.defineProperty(a, 1, {
+      get() {
+        for (let i = 0; i < 1000; i++) a.push(1);
+        return 0;
+      },
+    });
+    return a;
+  };
+  return {
+    // [what, make, the words it really holds (an answer must come from these), or null: refused]
+    'lying length 3,3,2^20': [lying([3, 3, 2 ** 20, 2 ** 20]), [1, 0, 1, 1]],
+    'lying length 100000': [lying([100_000]), [1, 0, 1, 1]],
+    'lying length 2^40': [lying([2 ** 40]), [1, 0, 1, 1]],
+    'throwing length': [
+      () => {
+        const a = new Uint32Array([1, 1]);
+        Object.defineProperty(a, 'length', { get: throwing });
+        return a;
+      },
+      [1, 1],
+    ],
+    'subclass with a longer length': [() => Longer.from([0, 1, 1]), [0, 1, 1]],
+    'cross-realm Uint32Array': [() => new Foreign([1, 0, 0, 1]), [1, 0, 0, 1]],
+    'subarray at an offset': [() => new Uint32Array([9, 9, 1, 0, 1, 9]).subarray(2, 5), [1, 0, 1]],
+    'detached Uint32Array': [detached, []],
+    'Proxy of a Uint32Array, throwing traps': [() => new Proxy(new Uint32Array([1, 0]), traps), null],
+    'revoked Proxy': [revoked, null],
+    'Proxy of an array, throwing traps': [() => new Proxy([1, 0, 1], traps), null],
+    'array with a throwing element': [
+      () => {
+        const a = [1, 0, 1];
+        Object.defineProperty(a, 1, { get: throwing });
+        return a;
+      },
+      null,
+    ],
+    'array whose element getter grows it': [growing, [1, 0]],
+    'object whose constructor throws': [
+      () => ({
+        get constructor() {
+          throw new Error('hostile');
+        },
+      }),
+      null,
+    ],
+    'object whose toString throws': [() => ({ toString: throwing, valueOf: throwing }), null],
+  };
+}
+
+/** A page of the JS API with `hostileValues()` as window.hostileValues (it runs there). */
+async function openHostile() {
+  const opened = await openApi(browser, server);
+  await opened.page.evaluate(`window.hostileValues = ${hostileValues}`);
+  return opened;
+}
+
 before(async () => {
   server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
   browser = await launchBrowser({ webgpu: true });
@@ -30,90 +121,10 @@ after(async () => {
 });
 
 test('25.1, 25.5: hostile values at every entry point never trap, never read memory they did not write, and leave the other playgrounds exact', { timeout: TEST_TIMEOUT * 2 }, async () => {
-  const { page, log } = await openApi(browser, server);
+  const { page, log } = await openHostile();
   try {
     const report = await page.evaluate(async () => {
-      // The hostile values, made fresh for each call (a lying getter counts its reads).
-      function hostileValues() {
-        const frame = document.createElement('iframe');
-        document.body.append(frame);
-        const Foreign = frame.contentWindow.Uint32Array;
-        const lying = (lengths) => () => {
-          const a = new Uint32Array([1, 0, 1, 1]);
-          let k = 0;
-          Object.defineProperty(a, 'length', { get: () => lengths[Math.min(k++, lengths.length - 1)] });
-          return a;
-        };
-        class Longer extends Uint32Array {
-          get length() {
-            return 2 ** 20;
-          }
-        }
-        const throwing = () => {
-          throw new Error('hostile getter');
-        };
-        const detached = () => {
-          const a = new Uint32Array([1, 1, 1]);
-          structuredClone(a.buffer, { transfer: [a.buffer] });
-          return a;
-        };
-        const revoked = () => {
-          const { proxy, revoke } = Proxy.revocable(new Uint32Array([1, 0, 1]), {});
-          revoke();
-          return proxy;
-        };
-        const traps = { get: throwing, getPrototypeOf: throwing, has: throwing, ownKeys: throwing, getOwnPropertyDescriptor: throwing };
-        const growing = () => {
-          const a = [1, 0];
-          Object.defineProperty(a, 1, {
-            get() {
-              for (let i = 0; i < 1000; i++) a.push(1);
-              return 0;
-            },
-          });
-          return a;
-        };
-        return {
-          // [what, make, the words it really holds (an answer must come from these), or null: refused]
-          'lying length 3,3,2^20': [lying([3, 3, 2 ** 20, 2 ** 20]), [1, 0, 1, 1]],
-          'lying length 100000': [lying([100_000]), [1, 0, 1, 1]],
-          'lying length 2^40': [lying([2 ** 40]), [1, 0, 1, 1]],
-          'throwing length': [
-            () => {
-              const a = new Uint32Array([1, 1]);
-              Object.defineProperty(a, 'length', { get: throwing });
-              return a;
-            },
-            [1, 1],
-          ],
-          'subclass with a longer length': [() => Longer.from([0, 1, 1]), [0, 1, 1]],
-          'cross-realm Uint32Array': [() => new Foreign([1, 0, 0, 1]), [1, 0, 0, 1]],
-          'subarray at an offset': [() => new Uint32Array([9, 9, 1, 0, 1, 9]).subarray(2, 5), [1, 0, 1]],
-          'detached Uint32Array': [detached, []],
-          'Proxy of a Uint32Array, throwing traps': [() => new Proxy(new Uint32Array([1, 0]), traps), null],
-          'revoked Proxy': [revoked, null],
-          'Proxy of an array, throwing traps': [() => new Proxy([1, 0, 1], traps), null],
-          'array with a throwing element': [
-            () => {
-              const a = [1, 0, 1];
-              Object.defineProperty(a, 1, { get: throwing });
-              return a;
-            },
-            null,
-          ],
-          'array whose element getter grows it': [growing, [1, 0]],
-          'object whose constructor throws': [
-            () => ({
-              get constructor() {
-                throw new Error('hostile');
-              },
-            }),
-            null,
-          ],
-          'object whose toString throws': [() => ({ toString: throwing, valueOf: throwing }), null],
-        };
-      }
-      const hostile = hostileValues;
+      const hostile = window.hostileValues;
       const { Playground, encodeFlags, hashWords, parseFlags, decodeFlags, presetFlags } = window.api;
       const bystander = await Playground.create();
       const bystanderFlags = new Uint32Array(5000).map((_, i) => (i * 7919) % 3 === 0);
@@ -253,6 +264,78 @@ test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejec
     assert.equal(report.backend.kind, 'freed');
     assert.deepEqual(report.unboundRun, { kind: 'freed', promise: true });
     assert.equal(report.unboundMethods.kind, 'freed');
+    assert.deepEqual(traps(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('25: 1 000 runs of every method with hostile values mixed in: exact every time; JS heap, wasm memory and GPU buffers stay flat', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const { page, log } = await openHostile();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await page.evaluate(async () => {
+      const { Playground } = window.api;
+      const pg = await Playground.create();
+      const methods = [...pg.methods];
+      let seed = 12345;
+      const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+      const entries = [(v) => pg.setFlags(v), (v) => pg.run(v), (v) => window.api.hashWords(v), (v) => window.api.encodeFlags(v), (v) => pg.tileTrace(v)];
+      window.soak = { done: 0, wrong: [], unkinded: [], hostileCalls: 0 };
+      // `count` more runs; every 7th is preceded by a hostile value at an entry point.
+      window.soakBatch = async (count) => {
+        for (let k = 0; k < count; k++) {
+          const i = window.soak.done++;
+          if (i % 7 === 3) {
+            const values = Object.values(window.hostileValues());
+            const [make] = values[next() % values.length];
+            window.soak.hostileCalls++;
+            try {
+              await entries[next() % entries.length](make());
+            } catch (e) {
+              if (typeof e?.kind !== 'string') window.soak.unkinded.push(String(e?.message ?? e).slice(0, 80));
+            }
+          }
+          const n = 1 + (next() % 3000);
+          const density = (next() % 100) / 100;
+          const flags = new Uint32Array(n).map(() => (next() % 1000 < density * 1000 ? 1 + (next() % 5) : 0));
+          const method = methods[i % methods.length];
+          pg.setFlags(flags);
+          const r = await pg.run(method);
+          const want = [];
+          for (let j = 0; j < n; j++) if (flags[j]) want.push(j);
+          const got = [...r.indices].sort((a, b) => a - b);
+          if (r.count !== want.length || got.join() !== want.join()) window.soak.wrong.push(`${method} n=${n}: ${r.count} vs ${want.length}`);
+        }
+        return { done: window.soak.done, wasm: window.wasmMemory.buffer.byteLength, gpu: { ...window.gpuBuffers } };
+      };
+    });
+    const figures = [];
+    const measure = async (batch) => {
+      const inPage = await page.evaluate((count) => window.soakBatch(count), batch);
+      await cdp.send('HeapProfiler.collectGarbage');
+      // (The finalizers of what the collection freed run in a later task.)
+      const gpu = await page.evaluate(() => new Promise((r) => setTimeout(() => r({ ...window.gpuBuffers }), 50)));
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      figures.push({ ...inPage, gpu, heap: usedSize });
+    };
+    await measure(50); // warm-up: every method compiled, memory at its working size
+    for (let k = 0; k < 4; k++) await measure(250 - (k === 0 ? 50 : 0));
+    const soak = await page.evaluate(() => window.soak);
+    const mb = (b) => (b / 2 ** 20).toFixed(2);
+    for (const f of figures) console.log(`# after ${f.done} runs: JS heap ${mb(f.heap)} MiB, wasm memory ${mb(f.wasm)} MiB, GPU buffers ${f.gpu.live} live (${mb(f.gpu.bytes)} MiB), ${f.gpu.destroyed} destroyed, ${f.gpu.collected} collected`);
+    console.log(`# ${soak.hostileCalls} hostile calls mixed in`);
+    assert.equal(soak.done, 1000);
+    assert.deepEqual(soak.wrong, [], 'every run exact');
+    assert.deepEqual(soak.unkinded, [], 'every refusal has a kind');
+    const [warm, , , , last] = figures;
+    assert.ok(last.heap - warm.heap < 4 * 2 ** 20, `the JS heap grew ${mb(last.heap - warm.heap)} MiB`);
+    assert.ok(last.wasm - warm.wasm <= 2 ** 20, `wasm memory grew ${mb(last.wasm - warm.wasm)} MiB`);
+    // What a run makes it destroys as it ends: a few buffers live (the flags), whatever the GC did.
+    assert.ok(last.gpu.live <= warm.gpu.live + 2 && last.gpu.bytes < 2 ** 16, `GPU buffers: ${JSON.stringify(warm.gpu)} then ${JSON.stringify(last.gpu)}`);
+    // Left to the GC: only each setFlags' replaced flags buffer (a queued run may still read it).
+    assert.ok(last.gpu.collected <= last.done + soak.hostileCalls, `left to the GC ${last.gpu.collected}`);
+    assert.ok(last.gpu.destroyed > 5 * last.gpu.collected, `destroyed ${last.gpu.destroyed}, left to the GC ${last.gpu.collected}`);
     assert.deepEqual(traps(log), []);
   } finally {
     await page.close();

@@ -389,3 +389,36 @@ fn foreign_and_lost_resources_are_errors() {
         ran.map(|o| o.indices)
     );
 }
+
+#[test]
+fn a_compaction_destroyed_after_its_submission_still_gives_that_submissions_output() {
+    // `destroy` frees at once what was not yet submitted; work already submitted finishes first.
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let words: Vec<u32> = (0..10_000u32).map(|i| u32::from(i % 3 == 0)).collect();
+    let want: Vec<u32> = (0..10_000u32).filter(|i| i % 3 == 0).collect();
+    for method in Method::ALL {
+        let flags = compactor.upload(&words).expect("upload");
+        let compaction = compactor
+            .prepare(&flags, words.len() as u64, method, 6)
+            .expect("prepare");
+        let out = no_gpu_error(device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            compactor.encode(&mut encoder, &compaction);
+            let pending = compaction.read_output(device, &mut encoder);
+            compactor.queue().submit([encoder.finish()]);
+            compaction.destroy();
+            pollster::block_on(pending.read(device)).expect("read")
+        });
+        let mut got = out.indices.clone();
+        got.sort_unstable();
+        assert_eq!(got, want, "{method:?}");
+        assert_eq!(out.indirect.instance_count(), want.len() as u32);
+        // The flags are the caller's: still usable by the next compaction.
+        let again = no_gpu_error(device, || {
+            pollster::block_on(compactor.run_buffer(&flags, words.len() as u64, method))
+        })
+        .expect("run again");
+        assert_eq!(again.count, want.len() as u32, "{method:?}");
+    }
+}

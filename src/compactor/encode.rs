@@ -3,7 +3,7 @@
 //! the outputs back.
 
 use super::prepare::live_word;
-use super::{Compaction, Compactor, Dispatch};
+use super::{Compaction, Compactor, Dispatch, ScratchBuffer};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
 use crate::gpu::readback::Readback;
@@ -128,7 +128,7 @@ impl Compactor {
     /// Uploads `flags`, compacts them with `method` and reads everything back.
     pub async fn run(&self, flags: &[u32], method: Method) -> Result<CompactionOutput> {
         scoped(&self.device, async {
-            let buffer = self.upload(flags)?;
+            let buffer = ScratchBuffer(self.upload(flags)?);
             self.run_buffer_unscoped(&buffer, flags.len() as u64, method)
                 .await
         })
@@ -152,7 +152,9 @@ impl Compactor {
         len: u64,
         method: Method,
     ) -> Result<CompactionOutput> {
-        let compaction = self.prepare(flags, len, method, Self::DEFAULT_VERTEX_COUNT)?;
+        let compaction = self
+            .prepare(flags, len, method, Self::DEFAULT_VERTEX_COUNT)?
+            .destroy_on_drop();
         self.run_compaction(&compaction).await
     }
 

@@ -61,6 +61,16 @@ pub struct Compaction {
     /// packs them into.
     packed_bits: Option<wgpu::Buffer>,
     dispatches: Vec<Dispatch>,
+    /// Made by the library for one call (`run`, a trace, a benchmark): its buffers are destroyed with it.
+    destroy_on_drop: bool,
+}
+
+impl Drop for Compaction {
+    fn drop(&mut self) {
+        if self.destroy_on_drop {
+            self.destroy_buffers();
+        }
+    }
 }
 
 impl Compaction {
@@ -120,6 +130,53 @@ impl Compaction {
     /// packs them into.
     pub fn packed_bits(&self) -> Option<&wgpu::Buffer> {
         self.packed_bits.as_ref()
+    }
+
+    /// Frees its own GPU buffers now (outputs and scratch; never the flags buffer
+    /// or an `instance_count_to` target, which are yours). Work already submitted
+    /// finishes first; a clone of one of its buffers is unusable after. Dropped
+    /// instead, its buffers go when wgpu lets go of them: in a browser, when the
+    /// JS GC collects their `GPUBuffer`s, which can keep tens of megabytes of GPU
+    /// memory for seconds (wgpu's WebGPU backend never destroys on drop).
+    pub fn destroy(mut self) {
+        self.destroy_buffers();
+        self.destroy_on_drop = false;
+    }
+
+    /// The same compaction, its buffers destroyed (as by [`Compaction::destroy`])
+    /// when it is dropped, whichever way the code holding it ends: for one made
+    /// for one call (a run, a trace, a benchmark).
+    pub fn destroy_on_drop(mut self) -> Self {
+        self.destroy_on_drop = true;
+        self
+    }
+
+    fn destroy_buffers(&self) {
+        let levels = self.levels.iter().flat_map(|l| [Some(&l.prefix), l.block_sums.as_ref(), l.trace.as_ref()]);
+        let own = [Some(&self.indices), Some(&self.count), Some(&self.indirect), Some(&self.live)]
+            .into_iter()
+            .chain([self.tile_states.as_ref(), self.tile_counts.as_ref(), self.packed_bits.as_ref()])
+            .chain(levels);
+        for buffer in own.flatten() {
+            buffer.destroy();
+        }
+    }
+}
+
+/// A buffer the library made for one call (an upload inside `run`, a trace):
+/// destroyed when dropped, whichever way the call ends.
+pub(crate) struct ScratchBuffer(pub wgpu::Buffer);
+
+impl std::ops::Deref for ScratchBuffer {
+    type Target = wgpu::Buffer;
+    fn deref(&self) -> &wgpu::Buffer {
+        &self.0
+    }
+}
+
+impl Drop for ScratchBuffer {
+    fn drop(&mut self) {
+        self.0.destroy();
     }
 }
 

@@ -259,6 +259,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             tile_counts: None,
             packed_bits: None,
             dispatches: Vec::new(),
+            destroy_on_drop: false,
         };
         Self {
             compactor,

@@ -4,7 +4,7 @@
 
 use super::encode::needs_cleared_count;
 use super::pipelines::KernelId;
-use super::{CompactionDesc, Compactor, Method};
+use super::{CompactionDesc, Compactor, Method, ScratchBuffer};
 use crate::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
@@ -48,9 +48,10 @@ impl Compactor {
 
     async fn trace_scan_inner(&self, flags: &[u32]) -> Result<ScanTrace> {
         let len = flags.len() as u64;
-        let buffer = self.upload(flags)?;
-        let compaction =
-            self.prepare_impl(&CompactionDesc::new(&buffer, len, Method::Scan), true)?;
+        let buffer = ScratchBuffer(self.upload(flags)?);
+        let compaction = self
+            .prepare_impl(&CompactionDesc::new(&buffer, len, Method::Scan), true)?
+            .destroy_on_drop();
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
         if needs_cleared_count(&compaction) {
@@ -189,10 +190,12 @@ impl Compactor {
     ) -> Result<TileTrace> {
         let len = flags.len() as u64;
         let tiles = len.div_ceil(TILE as u64);
-        let buffer = self.upload(flags)?;
+        let buffer = ScratchBuffer(self.upload(flags)?);
         // A fresh compaction: its tile states start at 0 and its first run uses
         // the even status codes (parity 0).
-        let compaction = self.prepare(&buffer, len, method, Self::DEFAULT_VERTEX_COUNT)?;
+        let compaction = self
+            .prepare(&buffer, len, method, Self::DEFAULT_VERTEX_COUNT)?
+            .destroy_on_drop();
         let Some(states) = &compaction.tile_states else {
             return Err(Error::NotTiled(method));
         };

@@ -83,6 +83,15 @@ impl Readback {
     }
 }
 
+impl Drop for Readback {
+    /// The staging buffers are its own: freed at once, not left to the JS GC in a browser.
+    fn drop(&mut self) {
+        for buffer in self.staging.iter().flatten() {
+            buffer.destroy();
+        }
+    }
+}
+
 /// Natively, block until the GPU is done so the map callbacks run; in the browser
 /// the callbacks come from the event loop and this does nothing.
 fn wait(device: &wgpu::Device) {

@@ -11,6 +11,8 @@ import { layout, methodNames } from './layout.js';
 export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
+/** Past this many flags, a link or an attribute asks the visitor before anything is made or computed (docs/embedding.md). */
+export const ASK_ABOVE = 1 << 22;
 /** Hash keys that belong to the embedding, not to the playground's state. */
 export const EMBED_KEYS = ['panels', 'theme', 'lang', 'origin'];
 

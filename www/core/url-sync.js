@@ -35,11 +35,6 @@ export class UrlSync {
     if (hash !== location.hash) history.replaceState(null, '', hash);
   }
 
-  /** Removes the hash (after a malformed link), keeping path and query. */
-  clear() {
-    history.replaceState(null, '', location.pathname + location.search);
-  }
-
   encode(flags) {
     if (this.encoded?.flags !== flags) this.encoded = { flags, code: this.encodeFlags(flags) };
     return this.encoded.code;

@@ -28,11 +28,11 @@ function setAttr(name, value) {
   else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
-/** The hash's theme, lang and panels as the element's attributes (sync-url follows the rest). */
+/** The hash's theme, lang and panels as the element's attributes, as they are: it says what it cannot use (sync-url follows the rest). */
 function applyHash() {
   const { theme, lang, panels } = hashSettings();
-  setAttr('theme', THEMES.includes(theme) ? theme : null);
-  setAttr('lang', LANGS.includes(lang) ? lang : null);
+  setAttr('theme', theme);
+  setAttr('lang', lang);
   setAttr('panels', panels);
 }
 

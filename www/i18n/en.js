@@ -370,6 +370,8 @@ export const en = {
   'bench.axis.gbps': 'GB/s (4N read + 4K written), log axes',
   'order.failed': 'The order panel’s runs failed: {error}',
   'export.nothing': 'Nothing to download yet: run it first.',
+  'export.preparing': 'Preparing {file}…',
+  'export.failed': 'Could not make {file}: {error}',
 
   // app.js
   'app.nth': '{label} (playground {n})',
@@ -436,5 +438,7 @@ export const en = {
   'work.repeatFailed': 'Repeating failed: {error}',
   'work.gpuError': 'GPU error: {error}',
   'work.retry': 'Retry on the GPU',
+  'work.ask': 'This page asks for {n} flags ({mib} MiB; a software GPU takes seconds a run), more than the {max} computed without asking. The example is shown meanwhile.',
+  'work.askCompute': 'Compute {n} flags',
   'work.lost': 'The GPU device was lost ({error}). Your flags are kept and the CPU reference answers meanwhile; the next try to get the GPU back is in {seconds} s.',
 };

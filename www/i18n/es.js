@@ -372,6 +372,8 @@ export const es = {
   'bench.axis.time': 'µs por compactación (mediana), ejes logarítmicos',
   'bench.axis.gbps': 'GB/s (4N leídos + 4K escritos), ejes logarítmicos',
   'export.nothing': 'Aún no hay nada que descargar: ejecútalo primero.',
+  'export.preparing': 'Preparando {file}…',
+  'export.failed': 'No se pudo crear {file}: {error}',
 
   // app.js
   'app.nth': '{label} (playground {n})',
@@ -438,6 +440,8 @@ export const es = {
   'work.repeatFailed': 'Falló la repetición: {error}',
   'work.gpuError': 'Error de la GPU: {error}',
   'work.retry': 'Reintentar en la GPU',
+  'work.ask': 'Esta página pide {n} flags ({mib} MiB; una GPU por software tarda segundos en cada ejecución), más de los {max} que se calculan sin preguntar. Mientras tanto se muestra el ejemplo.',
+  'work.askCompute': 'Calcular {n} flags',
   'work.lost':
     'Se perdió el dispositivo de la GPU ({error}). Tus flags se conservan y mientras tanto responde la referencia en CPU; el próximo intento de recuperar la GPU será dentro de {seconds} s.',
 };

@@ -79,7 +79,7 @@ class Mounted {
     if (name === 'panels') {
       const { panels } = parsePanels(value);
       this.panels = panels;
-      this.session.clearAlert('attributes');
+      this.session.clearAlert('panels');
       this.sayUnknownPanels(value);
       // (The URL is written on the next change of state: now, during a hash change, it would undo the link's.)
       this.view?.setPanels(panels);
@@ -97,7 +97,7 @@ class Mounted {
   /** The names of `text` (the `panels` attribute) that are no panel, said in the element. */
   sayUnknownPanels(text) {
     const { unknown } = parsePanels(text);
-    if (unknown.length && this.session.t) this.session.alert('attributes', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
+    if (unknown.length && this.session.t) this.session.alert('panels', this.session.t('app.unknownPanels', { panels: unknown.join(', ') }));
   }
 
   /** A `theme` that is none of THEMES, said in the element (the theme follows the page meanwhile). */

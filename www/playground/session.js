@@ -9,7 +9,7 @@
 
 import { Engine, kernels, isSoftwareAdapter } from '../core/engine.js';
 import { methodNames, isTileMethod } from '../core/layout.js';
-import { MAX_CELLS, defaultState, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute, parsePresetAttribute } from '../core/state.js';
+import { ASK_ABOVE, DEFAULT_PRESET, MAX_CELLS, defaultState, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute, parsePresetAttribute } from '../core/state.js';
 import { UrlSync } from '../core/url-sync.js';
 import { parsePanels } from '../core/panels.js';
 import { guarded } from '../core/dom.js';
@@ -88,6 +88,10 @@ export class Session {
     this.url = null;
     /** The flags the scan stepper's trace is of (www/panels/scan/). */
     this.traced = null;
+    /** @type {{ n: number, apply: () => Promise<void> } | null} a link's or an attribute's array past ASK_ABOVE, until the visitor says */
+    this.asking = null;
+    /** True while the hash stays as the link gave it (a question pending, a part unread): written again once the visitor edits. */
+    this.holdUrl = false;
   }
 
   // ------------------------------------------------------------- helpers --
@@ -162,7 +166,10 @@ export class Session {
     if (error) this.alert('attributes', error);
     this.method = state.method;
     this.pending = { step: state.step, block: state.block, tile: state.tile };
-    const initial = flags ? { flags, preset: null } : await this.generate(state.preset);
+    const wanted = flags ? { flags, preset: null } : { flags: null, preset: state.preset };
+    // What a visitor's own state held (a reconnection) is computed again; a link's or an attribute's huge array asks first.
+    const asked = this.restore ? 0 : tooBig(wanted);
+    const initial = wanted.flags && !asked ? wanted : await this.generate(asked ? DEFAULT_PRESET : wanted.preset);
     if (this.destroyed) return;
     this.flags = initial.flags;
     this.preset = initial.preset;
@@ -170,6 +177,7 @@ export class Session {
     this.view?.showPanels();
     this.view?.showFlags(this.flags, this.preset);
     this.changed('start');
+    if (asked) this.askFirst(asked, () => this.applyMade(wanted, 'asked'));
 
     // The CPU reference answers at once; WebGPU takes over once its pipelines
     // are compiled (seconds on a software adapter), so the example is compacted
@@ -206,6 +214,7 @@ export class Session {
   /** A new view (a language switch): it shows everything the session has, then compacts again. */
   async viewRebuilt() {
     if (!this.started || !this.engine) return;
+    if (this.asking) this.sayAsk();
     this.view.showFlags(this.flags, this.preset);
     this.showEngine();
     this.view.engineChanged(this.engine);
@@ -293,16 +302,24 @@ export class Session {
     if (this.url && location.hash.length > 1) {
       const parsed = this.url.read();
       if (!parsed.error) {
-        if (parsed.state.embed.panels) this.view?.setPanels(parsePanels(parsed.state.embed.panels).panels);
+        if (parsed.state.embed.panels) {
+          const { panels, unknown } = parsePanels(parsed.state.embed.panels);
+          this.view?.setPanels(panels);
+          if (unknown.length) this.alert('panels', this.t('app.unknownPanels', { panels: unknown.join(', ') }));
+        }
         const ignored = ignoredMessage(parsed.ignored, this.t);
-        if (ignored) this.alert('hash', ignored);
+        if (ignored) {
+          this.alert('hash', ignored);
+          this.holdUrl = true;
+        }
         if (parsed.flags || parsed.state.preset) return parsed;
         // The link names no flags: those of the attributes (or the article's).
         const own = this.attributeState();
         return { state: { ...parsed.state, preset: own.state.preset }, flags: own.flags, error: own.error };
       }
       this.alert('hash', this.t('app.hashMalformed', { error: this.hashError(parsed.error), link: location.hash.slice(0, 200) }));
-      this.url.clear();
+      // The link stays in the address bar, to be mended; the page's own state replaces it once the visitor edits.
+      this.holdUrl = true;
     }
     return this.attributeState();
   }
@@ -368,12 +385,11 @@ export class Session {
       case 'flags':
       case 'preset': {
         const made = this.attributeFlags(errors);
-        if (made?.flags) {
-          this.view?.showFlags(made.flags, null);
-          this.setFlags(made.flags, null, 'attribute');
-        } else if (made?.preset) {
-          this.applyPreset(made.preset);
-        }
+        if (!made) break;
+        const wanted = { flags: made.flags ?? null, preset: made.preset ?? null };
+        const n = tooBig(wanted);
+        if (n) this.askFirst(n, () => this.applyMade(wanted, 'attribute'));
+        else this.applyMade(wanted, 'attribute');
         break;
       }
       case 'method':
@@ -432,7 +448,47 @@ export class Session {
     this.setFlags(made.flags, made.preset, 'preset');
   }
 
+  /** Shows and computes `{ flags }` or `{ preset }` (generated first). */
+  async applyMade({ flags, preset }, why) {
+    if (!flags) return this.applyPreset(preset);
+    this.view?.showFlags(flags, null);
+    this.setFlags(flags, null, why);
+  }
+
+  /**
+   * A link or an attribute asks for `n` flags, past ASK_ABOVE: the example stays
+   * until the visitor says to compute them (`apply`); the URL keeps the link's
+   * state meanwhile. Any edit of theirs drops the question.
+   */
+  askFirst(n, apply) {
+    this.asking = { n, apply };
+    this.holdUrl = true;
+    this.sayAsk();
+  }
+
+  sayAsk() {
+    const { n, apply } = this.asking;
+    const compute = {
+      label: this.t('work.askCompute', { n }),
+      testid: 'ask-compute',
+      onclick: () => {
+        this.edited();
+        this.track(apply());
+      },
+    };
+    this.alert('ask', this.t('work.ask', { n, mib: Math.ceil((n * 4) / 2 ** 20), max: ASK_ABOVE }), [compute]);
+  }
+
+  /** The visitor (or the host) changed the state: a pending question is dropped, the URL follows again. */
+  edited() {
+    this.holdUrl = false;
+    if (!this.asking) return;
+    this.asking = null;
+    this.clearAlert('ask');
+  }
+
   setFlags(flags, preset, why) {
+    this.edited();
     this.flags = flags;
     this.preset = preset;
     this.clearAlert('input');
@@ -450,6 +506,7 @@ export class Session {
 
   setMethod(method, why = 'method') {
     if (method === this.method) return;
+    if (why === 'method') this.edited();
     const wasTile = isTileMethod(this.method);
     this.method = method;
     this.view?.methodChanged(method);
@@ -466,8 +523,8 @@ export class Session {
   }
 
   updateUrl() {
-    // Before the state is read (the wasm still loading), the hash is the truth: never written then.
-    if (!this.url || !this.wasm || this.destroyed || !this.view || !this.started) return;
+    // Before the state is read (the wasm still loading), or while a link's huge array waits for a yes, the hash is the truth: never written then.
+    if (!this.url || !this.wasm || this.destroyed || !this.view || !this.started || this.holdUrl) return;
     this.url.write(this.currentView());
   }
 
@@ -476,14 +533,27 @@ export class Session {
     const { state, flags, error, ignored } = this.url.read();
     if (error) {
       this.alert('hash', this.t('work.hashMalformed', { error: this.hashError(error) }));
-      this.updateUrl();
+      this.holdUrl = true;
       return;
     }
     this.clearAlert('hash');
     const message = ignoredMessage(ignored, this.t);
     if (message) this.alert('hash', message);
+    const n = tooBig({ flags, preset: state.preset });
+    if (n) {
+      this.askFirst(n, () => this.applyHashState(state, flags));
+      return;
+    }
+    this.edited();
+    this.holdUrl = Boolean(message);
+    await this.applyHashState(state, flags);
+  }
+
+  /** A link's state (read from the hash) shown and computed. */
+  async applyHashState(state, flags) {
     // A link that names no flags keeps the ones shown.
     const made = flags ? { flags, preset: null } : state.preset ? await this.generate(state.preset) : { flags: this.flags, preset: this.preset };
+    if (this.destroyed) return;
     this.method = state.method;
     this.pending = { step: state.step, block: state.block, tile: state.tile };
     this.view?.showPanels();
@@ -605,7 +675,8 @@ export class Session {
 
   /** The state a reconnected element starts from; null while the attributes are still the truth. */
   snapshot() {
-    if (!this.started) return null;
+    // (While a link's huge array waits for a yes, the link is still the truth.)
+    if (!this.started || this.asking) return null;
     return { flags: this.flags, preset: this.preset, method: this.method, step: this.view?.currentStep().step ?? null };
   }
 
@@ -716,6 +787,12 @@ export class Session {
     this.engine?.dispose();
     this.traceEngines?.engine.dispose();
   }
+}
+
+/** How many flags `{ flags }` or `{ preset }` asks for, when past ASK_ABOVE; else 0. */
+function tooBig({ flags, preset }) {
+  const n = flags?.length ?? preset?.n ?? 0;
+  return n > ASK_ABOVE ? n : 0;
 }
 
 /** Lets the browser paint (the progress line) before synchronous work; never hangs in a hidden tab. */

@@ -71,12 +71,18 @@ async fn run_gpu_unscoped(
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let compactor = &gpu.shared.compactor;
     let device = &gpu.shared.context.device;
-    let buffer = match buffer {
-        Some(buffer) => buffer,
-        None => compactor.upload(flags)?,
+    // (Uploaded here: destroyed when the run ends, not left to the JS GC.)
+    let (buffer, _uploaded) = match buffer {
+        Some(buffer) => (buffer, None),
+        None => {
+            let buffer = compactor.upload(flags)?;
+            (buffer.clone(), Some(Uploaded(buffer)))
+        }
     };
     let len = flags.len() as u64;
-    let compaction = compactor.prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?;
+    let compaction = compactor
+        .prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?
+        .destroy_on_drop();
     let mut encoder = device.create_command_encoder(&Default::default());
     compactor.encode(&mut encoder, &compaction);
     let n = len as u32;
@@ -117,6 +123,16 @@ async fn run_gpu_unscoped(
         .as_ref()
         .map(|(image, _)| (image.unpad(&read[0]), image.width(), image.height()));
     Ok((output, pixels))
+}
+
+/// Flags uploaded for one call: destroyed when it ends, however it ends (in a
+/// browser, wgpu leaves a dropped buffer to the JS GC).
+pub(super) struct Uploaded(pub wgpu::Buffer);
+
+impl Drop for Uploaded {
+    fn drop(&mut self) {
+        self.0.destroy();
+    }
 }
 
 fn draw_canvas(

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{js_error, object};
-use super::render::{run_gpu, Draw};
+use super::render::{run_gpu, Draw, Uploaded};
 use super::shared::SharedGpu;
 use super::{after_loss, args, convert, Playground};
 use crate::draw_instances::OffscreenImage;
@@ -250,13 +250,15 @@ async fn time_gpu(
     let compactor = &shared.compactor;
     let device = compactor.device();
     let queue = compactor.queue();
-    let buffer = compactor.upload(flags)?;
-    let compaction = compactor.prepare(
-        &buffer,
-        flags.len() as u64,
-        method,
-        Compactor::DEFAULT_VERTEX_COUNT,
-    )?;
+    let buffer = Uploaded(compactor.upload(flags)?);
+    let compaction = compactor
+        .prepare(
+            &buffer.0,
+            flags.len() as u64,
+            method,
+            Compactor::DEFAULT_VERTEX_COUNT,
+        )?
+        .destroy_on_drop();
     // One run first: its pipelines compiled, its buffers touched, its output checked.
     let output = compactor.run_compaction(&compaction).await?;
     drop(turn);

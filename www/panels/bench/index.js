@@ -20,8 +20,7 @@ export function create({ session, t, view }) {
     t,
     onRun: () => session.track(run()),
     onCancel: () => cancel(),
-    onExport: (format) =>
-      save(view.root, panel.rows.length ? { name: 'benchmark', json: toJson(panel.rows), csv: benchCsv(panel.rows) } : null, format, () => session.alert('export', t('export.nothing'))),
+    onExport: (format) => save(view.root, panel.rows.length ? { name: 'benchmark', json: () => [toJson(panel.rows)], csv: () => [benchCsv(panel.rows)] } : null, format, session, t),
   });
 
   async function run() {

@@ -5,7 +5,7 @@
 import { OrderPanel } from './view.js';
 import { whyStable } from '../shared/stable.js';
 import { lazySheet } from '../shared/sheet.js';
-import { exportSheet, save, toJson } from '../shared/export.js';
+import { csvChunks, exportSheet, save, toJson } from '../shared/export.js';
 import css from './styles.css';
 
 const sheet = lazySheet(css);
@@ -16,14 +16,14 @@ function orderFiles({ scene, runs }) {
   for (const run of runs) {
     run.frames.forEach((frame, f) => {
       frame.forEach((index, slot) => {
-        rows.push([run.method, f, slot, index]);
+        rows.push(`${run.method},${f},${slot},${index}`);
       });
     });
   }
   return {
     name: 'draw-orders',
-    json: toJson({ scene, runs: runs.map((r) => ({ method: r.method, frames: r.frames })) }),
-    csv: `${['method,frame,slot,index', ...rows.map((r) => r.join(','))].join('\n')}\n`,
+    json: () => [toJson({ scene, runs: runs.map((r) => ({ method: r.method, frames: r.frames })) })],
+    csv: () => csvChunks(['method', 'frame', 'slot', 'index'], rows.length, (k) => rows[k]),
   };
 }
 
@@ -37,7 +37,7 @@ export function create({ session, t, view }) {
   const panel = new OrderPanel({
     t,
     onRun: () => session.track(run()),
-    onExport: (format) => save(view.root, panel.results && orderFiles(panel.results), format, () => session.alert('export', t('export.nothing'))),
+    onExport: (format) => save(view.root, panel.results && orderFiles(panel.results), format, session, t),
   });
 
   /** Runs once it scrolls into view (it compiles every method). */

@@ -12,7 +12,7 @@ const sheet = lazySheet(css);
 export function create({ session, t, view }) {
   const onExport = (what, format) => {
     const data = what === 'flags' ? { flags: session.flags, preset: session.preset } : session.lastRun;
-    save(view.root, data && exportFiles(what, data), format, () => session.alert('export', t('export.nothing')));
+    return save(view.root, data && exportFiles(what, data), format, session, t);
   };
   const result = new ResultPanel({ t, onMethod: (m) => session.setMethod(m), onRun: () => session.refresh({ traces: false }), onExport });
   return {

@@ -18,7 +18,7 @@ export function create({ session, t, view }) {
   const stepper = new Stepper({
     t,
     onChange: () => view.stepChanged(),
-    onExport: (format) => save(view.root, stepper.trace && exportFiles('scan', stepper.trace), format, () => session.alert('export', t('export.nothing'))),
+    onExport: (format) => save(view.root, stepper.trace && exportFiles('scan', stepper.trace), format, session, t),
   });
 
   /** The scan's trace of the current flags (or of a window of them). */

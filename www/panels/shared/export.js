@@ -6,7 +6,10 @@
 import { h } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
 import { oneStop } from './roving.js';
+import { csvChunks, jsonChunks } from './chunks.js';
 import css from './exports.css';
+
+export { csvChunks, toJson } from './chunks.js';
 
 /** The download buttons' styles. */
 export const exportSheet = lazySheet(css);
@@ -38,9 +41,12 @@ export function exportButtons(t, items, onExport) {
   return bar;
 }
 
-/** Saves `text` as `filename` through a link inside `root` (the element's shadow root: nothing is added to the host page). */
-export function download(root, filename, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** The longest the page's main thread works on a file before it lets the page go on. */
+const SLICE_MS = 25;
+
+/** Saves the parts of a file (Blobs) as `filename` through a link inside `root` (the element's shadow root: nothing is added to the host page). */
+function download(root, filename, parts, type) {
+  const url = URL.createObjectURL(new Blob(parts, { type }));
   const link = h('a', { href: url, download: filename, hidden: true });
   root.append(link);
   link.click();
@@ -48,27 +54,21 @@ export function download(root, filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** JSON with typed arrays as plain arrays. */
-export function toJson(value) {
-  return `${JSON.stringify(value, (_, v) => (ArrayBuffer.isView(v) ? Array.from(/** @type {any} */ (v)) : v), 2)}\n`;
+/** `jsonChunks(value)` and its closing newline. */
+function* jsonFile(value) {
+  yield* jsonChunks(value);
+  yield '\n';
 }
 
-function csv(header, rows) {
-  return `${[header, ...rows].map((r) => r.join(',')).join('\n')}\n`;
-}
-
-/** The files for `what` (`flags`, `result`, `scan`, `tiles`) from `data`: `{ name, json, csv }`. */
+/** The files for `what` (`flags`, `result`, `scan`, `tiles`) from `data`: `{ name, json(), csv() }`, each a chunk generator. */
 export function exportFiles(what, data) {
   switch (what) {
     case 'flags': {
       const { flags, preset } = data;
       return {
         name: 'flags',
-        json: toJson({ n: flags.length, preset, flags }),
-        csv: csv(
-          ['i', 'flag'],
-          Array.from(flags, (f, i) => [i, f]),
-        ),
+        json: () => jsonFile({ n: flags.length, preset, flags }),
+        csv: () => csvChunks(['i', 'flag'], flags.length, (i) => `${i},${flags[i]}`),
       };
     }
     case 'result': {
@@ -76,32 +76,39 @@ export function exportFiles(what, data) {
       const { image, imageWidth, imageHeight, ...run } = r;
       return {
         name: `result-${r.method}`,
-        json: toJson(run),
-        csv: csv(
-          ['slot', 'index'],
-          Array.from(r.indices, (index, slot) => [slot, index]),
-        ),
+        json: () => jsonFile(run),
+        csv: () => csvChunks(['slot', 'index'], r.indices.length, (slot) => `${slot},${r.indices[slot]}`),
       };
     }
     case 'scan': {
       const trace = data;
-      const rows = [];
-      trace.levels.forEach((level, l) => {
-        for (let i = 0; i < level.input.length; i++) {
-          rows.push([l, i, level.input[i], ...level.steps.map((s) => s[i]), level.blockPrefix[i], level.prefix[i]]);
-        }
-      });
       const steps = trace.levels[0]?.steps.map((_, k) => `tmp_${k}`) ?? [];
-      return { name: 'scan-trace', json: toJson(trace), csv: csv(['level', 'i', 'input', ...steps, 'block_prefix', 'prefix'], rows) };
+      // The rows of every level, one after the other: row k is level l's element k - start[l].
+      const starts = [];
+      let total = 0;
+      for (const level of trace.levels) {
+        starts.push(total);
+        total += level.input.length;
+      }
+      const row = (k) => {
+        let l = starts.length - 1;
+        while (starts[l] > k) l--;
+        const level = trace.levels[l];
+        const i = k - starts[l];
+        return [l, i, level.input[i], ...level.steps.map((s) => s[i]), level.blockPrefix[i], level.prefix[i]].join(',');
+      };
+      return { name: 'scan-trace', json: () => jsonFile(trace), csv: () => csvChunks(['level', 'i', 'input', ...steps, 'block_prefix', 'prefix'], total, row) };
     }
     case 'tiles': {
       const trace = data;
       const T = trace.tiles;
-      const rows = Array.from(T.aggregate, (_, t) => [t, T.firstFlag[t], T.flags[t], T.aggregate[t], T.exclusive[t], T.inclusive[t], T.status[t]]);
       return {
         name: `tile-trace-${trace.method}`,
-        json: toJson(trace),
-        csv: csv(['tile', 'first_flag', 'flags', 'aggregate', 'exclusive', 'inclusive', 'status'], rows),
+        json: () => jsonFile(trace),
+        csv: () =>
+          csvChunks(['tile', 'first_flag', 'flags', 'aggregate', 'exclusive', 'inclusive', 'status'], T.aggregate.length, (t) =>
+            [t, T.firstFlag[t], T.flags[t], T.aggregate[t], T.exclusive[t], T.inclusive[t], T.status[t]].join(','),
+          ),
       };
     }
     default:
@@ -109,15 +116,43 @@ export function exportFiles(what, data) {
   }
 }
 
+/** Lets the page paint and answer between the chunks of a file. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /**
- * Downloads `files[format]` (`{ name, json, csv }`) as `compaction-<name>.<format>`
- * from inside `root`; nothing to download is said through `alert`.
+ * Downloads `files[format]()` (`{ name, json(), csv() }`) as
+ * `compaction-<name>.<format>` from inside `root`, a chunk at a time, a progress
+ * line while it takes long; nothing to download is said in the status.
+ * @param {{ alert: Function, progress: Function }} session  @param {Function} t
  */
-export function save(root, files, format, alert) {
+export async function save(root, files, format, session, t) {
   if (!files) {
-    alert();
+    session.alert('export', t('export.nothing'));
     return;
   }
-  const type = format === 'json' ? 'application/json' : 'text/csv';
-  download(root, `compaction-${files.name}.${format}`, files[format], type);
+  const filename = `compaction-${files.name}.${format}`;
+  const done = session.progress(t('export.preparing', { file: filename }), 300);
+  try {
+    const parts = [];
+    let text = '';
+    let slice = performance.now();
+    for (const chunk of files[format]()) {
+      text += chunk;
+      // Blobs of about 1 MB: the text of a chunk is let go as soon as it is in one.
+      if (text.length >= 1 << 20) {
+        parts.push(new Blob([text]));
+        text = '';
+      }
+      if (performance.now() - slice > SLICE_MS) {
+        await pause();
+        slice = performance.now();
+      }
+    }
+    parts.push(new Blob([text]));
+    download(root, filename, parts, format === 'json' ? 'application/json' : 'text/csv');
+  } catch (e) {
+    session.alert('export', t('export.failed', { file: filename, error: e?.message ?? e }));
+  } finally {
+    done();
+  }
 }

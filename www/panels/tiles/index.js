@@ -22,7 +22,7 @@ export function create({ session, t, view }) {
     onSchedule: () => session.track(refresh(session.generation)),
     onSuggest: () => session.applyPreset({ ...MANY_TILES }),
     onChange: () => view.stepChanged(),
-    onExport: (format) => save(view.root, tiles.trace && exportFiles('tiles', tiles.trace), format, () => session.alert('export', t('export.nothing'))),
+    onExport: (format) => save(view.root, tiles.trace && exportFiles('tiles', tiles.trace), format, session, t),
   });
 
   /** One run of the tile view's method with its tile states. */
