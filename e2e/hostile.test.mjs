@@ -323,7 +323,10 @@ test('25: 1 000 runs of every method with hostile values mixed in: exact every t
     for (let k = 0; k < 4; k++) await measure(250 - (k === 0 ? 50 : 0));
     const soak = await page.evaluate(() => window.soak);
     const mb = (b) => (b / 2 ** 20).toFixed(2);
-    for (const f of figures) console.log(`# after ${f.done} runs: JS heap ${mb(f.heap)} MiB, wasm memory ${mb(f.wasm)} MiB, GPU buffers ${f.gpu.live} live (${mb(f.gpu.bytes)} MiB), ${f.gpu.destroyed} destroyed, ${f.gpu.collected} collected`);
+    for (const f of figures)
+      console.log(
+        `# after ${f.done} runs: JS heap ${mb(f.heap)} MiB, wasm memory ${mb(f.wasm)} MiB, GPU buffers ${f.gpu.live} live (${mb(f.gpu.bytes)} MiB), ${f.gpu.destroyed} destroyed, ${f.gpu.collected} collected`,
+      );
     console.log(`# ${soak.hostileCalls} hostile calls mixed in`);
     assert.equal(soak.done, 1000);
     assert.deepEqual(soak.wrong, [], 'every run exact');

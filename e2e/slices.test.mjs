@@ -1,6 +1,7 @@
 // Long GPU work in slices (issue 25, finding 7): a benchmark is one turn on the
 // page's GPU per sample, so another playground's call waits for one sample, not
-// for the whole benchmark, and an AbortSignal stops it before its next sample.
+// for the whole benchmark, and an AbortSignal stops it before its next sample;
+// a large run on a software adapter is recorded in slices, one turn each.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +76,57 @@ test('25.7: a long benchmark lets another playground run between its samples, an
     assert.equal(report.badSignal, 'type', 'a signal that is no AbortSignal is refused');
     assert.deepEqual(traps(log), []);
     console.log(`# a sample ${report.sampleMs.toFixed(0)} ms; the other call waited ${report.waitedMs.toFixed(0)} ms; stopped ${report.stopMs.toFixed(0)} ms after the abort`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('25.7: a large run on a software adapter lets another playground run between its slices, and is exact', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(browser, server);
+  try {
+    const report = await page.evaluate(async () => {
+      const { Playground, presetFlags } = window.api;
+      const long = await Playground.create();
+      const other = await Playground.create();
+      other.setFlags(new Uint32Array([1, 0, 1]));
+      await other.run('scan');
+      const flags = presetFlags('random', 1 << 22, 0.5, 9);
+      long.setFlags(flags);
+      await long.run('scan'); // its pipelines and buffers warm
+      const started = performance.now();
+      const run = long.run('scan').then((r) => ({ hash: r.hash, count: r.count, ms: performance.now() - started }));
+      let finished = false;
+      run.then(() => {
+        finished = true;
+      });
+      // The other playground asks again and again while the long run goes on.
+      const waits = [];
+      let indices = null;
+      while (!finished) {
+        const asked = performance.now();
+        const r = await other.run('scan');
+        waits.push(performance.now() - asked);
+        indices = [...r.indices];
+      }
+      const cpu = Playground.createCpu();
+      cpu.setFlags(flags);
+      const want = await cpu.run('scan');
+      const got = await run;
+      const backend = long.backend;
+      long.free();
+      other.free();
+      cpu.free();
+      return { got, want: { hash: want.hash, count: want.count }, waits, indices, backend };
+    });
+    assert.equal(report.backend, 'gpu');
+    assert.equal(report.got.count, report.want.count);
+    assert.equal(report.got.hash, report.want.hash, 'the sliced scan, bit for bit the CPU reference');
+    assert.deepEqual(report.indices, [0, 2]);
+    const longest = Math.max(...report.waits);
+    assert.ok(report.waits.length >= 4, `the other playground ran ${report.waits.length} times during a ${report.got.ms.toFixed(0)} ms run`);
+    assert.ok(longest < 1500, `the other call waited up to ${longest.toFixed(0)} ms`);
+    assert.deepEqual(traps(log), []);
+    console.log(`# a ${report.got.ms.toFixed(0)} ms run of 2^22 flags; the other playground ran ${report.waits.length} times, waiting at most ${longest.toFixed(0)} ms`);
   } finally {
     await page.close();
   }

@@ -14,8 +14,10 @@
 var<workgroup> local_count : atomic<u32>;
 var<workgroup> global_base : u32;
 
+// live.z: the first workgroup of this dispatch where it is recorded in slices
+// (`Compactor::encode_slice`), else 0.
 fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
-  return wid.x + wid.y * groups.x;
+  return live.z + wid.x + wid.y * groups.x;
 }
 
 @compute @workgroup_size(64)

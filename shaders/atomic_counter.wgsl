@@ -13,8 +13,10 @@
 @group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 // Workgroups beyond 65 535 are laid out on a 2-D grid: this is the linear id.
+// live.z: the first workgroup of this dispatch where it is recorded in slices
+// (`Compactor::encode_slice`), else 0.
 fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
-  return wid.x + wid.y * groups.x;
+  return live.z + wid.x + wid.y * groups.x;
 }
 
 @compute @workgroup_size(64)

@@ -25,8 +25,10 @@ override FLAGS_INPUT : bool = true;
 
 var<workgroup> tmp : array<u32, BLOCK>;
 
+// live.z: the first workgroup of this dispatch where it is recorded in slices
+// (`Compactor::encode_slice`), else 0.
 fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
-  return wid.x + wid.y * groups.x;
+  return live.z + wid.x + wid.y * groups.x;
 }
 
 // Level 0 stops at the live length (its blocks past it scan zeros); the upper

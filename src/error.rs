@@ -68,6 +68,13 @@ pub enum Error {
         /// The capacity the compaction was prepared for.
         capacity: u64,
     },
+    /// `encode_slice` asked for a slice past the last (`Compactor::slices` says how many).
+    NoSuchSlice {
+        /// The slice asked for.
+        slice: usize,
+        /// How many slices the compaction is recorded in.
+        slices: usize,
+    },
     /// A trace asked for more flags than a person can read ([`crate::MAX_TRACE_FLAGS`]).
     TraceTooLarge {
         /// The flags asked for.
@@ -115,6 +122,11 @@ impl std::fmt::Display for Error {
             Error::LengthTooLarge { len, capacity } => write!(
                 f,
                 "a live length of {len} flags is past the {capacity} this compaction was prepared for"
+            ),
+            Error::NoSuchSlice { slice, slices } => write!(
+                f,
+                "slice {slice} asked for, but this compaction is recorded in {slices} (0 to {})",
+                slices - 1
             ),
             Error::TraceTooLarge { n, max } => write!(
                 f,

@@ -41,6 +41,12 @@ impl GpuContext {
     }
 
     /// "NVIDIA H200 (DiscreteGpu, Vulkan)"
+    /// Whether the adapter runs on the CPU (SwiftShader, lavapipe, llvmpipe): long
+    /// work there takes seconds, so the page records it in slices.
+    pub fn is_software(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
     pub fn adapter_name(&self) -> String {
         let info = self.adapter.get_info();
         format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)

@@ -244,8 +244,7 @@ impl Playground {
             let method = method.map_err(js_error)?;
             let (out, image) = match &state.gpu {
                 Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
+                    // (It takes its turns on the page's GPU itself: a large run in slices.)
                     let result = run_gpu(gpu, &flags, buffer, method, Draw::Attached).await;
                     result.map_err(|e| after_loss(&gpu.shared, e))
                 }

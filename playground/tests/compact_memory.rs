@@ -32,7 +32,11 @@ fn compact_visible(n: usize) -> u64 {
     let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("UTF-8");
-    assert!(text.contains(&format!("\"count\":{n},")), "{}", &text[..text.len().min(200)]);
+    assert!(
+        text.contains(&format!("\"count\":{n},")),
+        "{}",
+        &text[..text.len().min(200)]
+    );
     assert!(text.contains(&format!(",{}],", n - 1)));
     text.len() as u64
 }
@@ -45,6 +49,13 @@ fn compact_streams_its_json() {
     let n = 1 << 23;
     let written = compact_visible(n);
     let grown = children_peak().saturating_sub(baseline);
-    eprintln!("compact: {n} visible, {written} bytes written, peak {} MB over a 16-flag run", grown >> 20);
-    assert!(grown < 40 * n as u64, "compact grew {} MB for {n} indices", grown >> 20);
+    eprintln!(
+        "compact: {n} visible, {written} bytes written, peak {} MB over a 16-flag run",
+        grown >> 20
+    );
+    assert!(
+        grown < 40 * n as u64,
+        "compact grew {} MB for {n} indices",
+        grown >> 20
+    );
 }

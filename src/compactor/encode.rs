@@ -2,7 +2,10 @@
 //! the full capacity or a live length; and, for tests and tools, run it and read
 //! the outputs back.
 
+use std::sync::atomic::Ordering;
+
 use super::prepare::live_word;
+use super::slices::SLICE_BASE_BYTE;
 use super::{Compaction, Compactor, Dispatch, ScratchBuffer};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
@@ -92,6 +95,9 @@ impl Compactor {
         compaction: &Compaction,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
     ) {
+        if compaction.slice_base.swap(false, Ordering::Relaxed) {
+            encoder.clear_buffer(&compaction.live, SLICE_BASE_BYTE, Some(WORD));
+        }
         if needs_cleared_count(compaction) {
             encoder.clear_buffer(&compaction.count, 0, None);
         }

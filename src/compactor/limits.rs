@@ -58,7 +58,7 @@ pub(crate) fn kernel_needs(id: KernelId) -> Needs {
         KernelId::AtomicCounter => needs(3, 1, 0, 64),
         KernelId::AtomicAggregated => needs(3, 1, 8, 64),
         KernelId::ScanBlock { traced, .. } => needs(3 + u32::from(traced), 1, 1024, 256),
-        KernelId::AddOffsets => needs(2, 0, 0, 256),
+        KernelId::AddOffsets => needs(2, 1, 0, 256),
         KernelId::Scatter => needs(3, 1, 0, 64),
         KernelId::IndirectArgs => needs(2, 0, 0, 1),
         KernelId::PackBits => needs(3, 1, 8192, 256),

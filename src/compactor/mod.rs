@@ -6,6 +6,7 @@ mod encode;
 pub(crate) mod limits;
 pub(crate) mod pipelines;
 mod prepare;
+mod slices;
 mod trace;
 
 pub use encode::PendingOutput;
@@ -63,6 +64,8 @@ pub struct Compaction {
     dispatches: Vec<Dispatch>,
     /// Made by the library for one call (`run`, a trace, a benchmark): its buffers are destroyed with it.
     destroy_on_drop: bool,
+    /// A slice left a first workgroup in live.z (`encode_slice`): `encode` clears it first.
+    slice_base: std::sync::atomic::AtomicBool,
 }
 
 impl Drop for Compaction {
@@ -152,11 +155,23 @@ impl Compaction {
     }
 
     fn destroy_buffers(&self) {
-        let levels = self.levels.iter().flat_map(|l| [Some(&l.prefix), l.block_sums.as_ref(), l.trace.as_ref()]);
-        let own = [Some(&self.indices), Some(&self.count), Some(&self.indirect), Some(&self.live)]
-            .into_iter()
-            .chain([self.tile_states.as_ref(), self.tile_counts.as_ref(), self.packed_bits.as_ref()])
-            .chain(levels);
+        let levels = self
+            .levels
+            .iter()
+            .flat_map(|l| [Some(&l.prefix), l.block_sums.as_ref(), l.trace.as_ref()]);
+        let own = [
+            Some(&self.indices),
+            Some(&self.count),
+            Some(&self.indirect),
+            Some(&self.live),
+        ]
+        .into_iter()
+        .chain([
+            self.tile_states.as_ref(),
+            self.tile_counts.as_ref(),
+            self.packed_bits.as_ref(),
+        ])
+        .chain(levels);
         for buffer in own.flatten() {
             buffer.destroy();
         }

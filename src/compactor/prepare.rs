@@ -260,6 +260,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             packed_bits: None,
             dispatches: Vec::new(),
             destroy_on_drop: false,
+            slice_base: Default::default(),
         };
         Self {
             compactor,

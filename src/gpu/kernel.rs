@@ -114,7 +114,7 @@ impl Kernel {
         invocations: u64,
         max_per_dimension: u32,
     ) {
-        let groups = invocations.div_ceil(u64::from(self.workgroup_size));
+        let groups = self.groups(invocations);
         if groups == 0 {
             return;
         }
@@ -122,6 +122,29 @@ impl Kernel {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(x, y, 1);
+    }
+}
+
+impl Kernel {
+    /// Workgroups covering `invocations`.
+    pub fn groups(&self, invocations: u64) -> u64 {
+        invocations.div_ceil(u64::from(self.workgroup_size))
+    }
+
+    /// Exactly `groups` workgroups on one dimension (a slice: the shader adds its
+    /// first workgroup, live.z, to each id).
+    pub fn dispatch_groups(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind_group: &wgpu::BindGroup,
+        groups: u32,
+    ) {
+        if groups == 0 {
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(groups, 1, 1);
     }
 }
 

@@ -40,17 +40,36 @@ pub(super) type Pixels = (Vec<u8>, u32, u32);
 pub(super) enum Draw {
     /// Into the playground's attached canvas or image, each object at its cell.
     Attached,
-    /// Into `image` only, each instance at its place in the draw (`Grid::draw_order`).
+    /// Into an image of its own only, each instance at its place in the draw
+    /// (`Grid::draw_order`); made in the run's turn and error scope.
     Order {
-        image: Rc<OffscreenImage>,
+        width: u32,
+        height: u32,
         groups: u32,
     },
 }
 
+/// On a software adapter, a run of more invocations than this is recorded in
+/// slices of about this many, each its own turn on the page's GPU: another
+/// playground's call waits for one slice (SwiftShader: about 0.5 s for 2^19
+/// flags of the scan's block pass), not for the whole run (17 s for 2^24).
+/// A hardware GPU runs 2^24 flags in milliseconds: one slice, no waits between.
+const SLICE_INVOCATIONS: u64 = 1 << 19;
+
+/// The most invocations a slice of a run holds on `shared`'s adapter.
+fn slice_invocations(shared: &SharedGpu) -> u64 {
+    if shared.context.is_software() {
+        SLICE_INVOCATIONS
+    } else {
+        u64::MAX
+    }
+}
+
 /// Compacts on the GPU, draws into the canvas or image if one is attached, reads
 /// back. A GPU error on the way (an invalid pipeline, a lost buffer) rejects the
-/// run with its message instead of returning zeros.
-/// `buffer` holds `flags` on the device (uploaded here when `None`).
+/// run with its message instead of returning zeros. It takes its turns on the
+/// page's GPU itself: one, or one a slice (`slice_invocations`), each in its
+/// own error scopes. `buffer` holds `flags` on the device (uploaded here when `None`).
 pub(super) async fn run_gpu(
     gpu: &Gpu,
     flags: &[u32],
@@ -58,44 +77,118 @@ pub(super) async fn run_gpu(
     method: Method,
     draw: Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
-    let device = &gpu.shared.context.device;
-    scoped(device, run_gpu_unscoped(gpu, flags, buffer, method, draw)).await
+    let shared = &gpu.shared;
+    let device = &shared.context.device;
+    let per_slice = slice_invocations(shared);
+    let mut prepared = None;
+    let mut buffer = buffer;
+    let mut turn = shared.lock.lock().await;
+    shared.check()?;
+    for k in 0.. {
+        let step = Step {
+            gpu,
+            flags,
+            method,
+            k,
+            per_slice,
+        };
+        let done = scoped(device, step.run(&mut prepared, &mut buffer, &draw)).await?;
+        if let Some(done) = done {
+            return Ok(done);
+        }
+        drop(turn);
+        turn = shared.lock.lock().await;
+        shared.check()?;
+    }
+    unreachable!("a compaction has a last slice")
 }
 
-async fn run_gpu_unscoped(
+/// One turn of a run: slice `k`.
+struct Step<'a> {
+    gpu: &'a Gpu,
+    flags: &'a [u32],
+    method: Method,
+    k: usize,
+    per_slice: u64,
+}
+
+impl Step<'_> {
+    /// Prepares the compaction on the first turn (uploading the flags when
+    /// `buffer` is None: destroyed when the run ends, not left to the JS GC),
+    /// records slice `k`; after a slice before the last, waits for it (the next
+    /// call does not queue behind it) and says None. The last slice goes with
+    /// the draw and the readback, in one submission.
+    async fn run(
+        &self,
+        prepared: &mut Option<(Compaction, Option<Uploaded>)>,
+        buffer: &mut Option<wgpu::Buffer>,
+        draw: &Draw,
+    ) -> crate::Result<Option<(CompactionOutput, Option<Pixels>)>> {
+        let (gpu, flags, per_slice) = (self.gpu, self.flags, self.per_slice);
+        let compactor = &gpu.shared.compactor;
+        let device = &gpu.shared.context.device;
+        if prepared.is_none() {
+            let (buffer, uploaded) = match buffer.take() {
+                Some(buffer) => (buffer, None),
+                None => {
+                    let buffer = compactor.upload(flags)?;
+                    (buffer.clone(), Some(Uploaded(buffer)))
+                }
+            };
+            let len = flags.len() as u64;
+            let compaction = compactor
+                .prepare(&buffer, len, self.method, Compactor::DEFAULT_VERTEX_COUNT)?
+                .destroy_on_drop();
+            *prepared = Some((compaction, uploaded));
+        }
+        let Some((compaction, _)) = prepared.as_ref() else {
+            unreachable!("prepared above")
+        };
+        let last = compactor.slices(compaction, per_slice) - 1;
+        if self.k < last {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            compactor.encode_slice(&mut encoder, compaction, per_slice, self.k)?;
+            let mut done = Readback::default();
+            done.copy(device, &mut encoder, compaction.count(), 0, 1);
+            gpu.shared.context.queue.submit([encoder.finish()]);
+            done.read(device).await?;
+            return Ok(None);
+        }
+        finish_run(gpu, flags, compaction, last, per_slice, draw)
+            .await
+            .map(Some)
+    }
+}
+
+/// The last slice (or the whole compaction), the draw and the readback, in one submission.
+async fn finish_run(
     gpu: &Gpu,
     flags: &[u32],
-    buffer: Option<wgpu::Buffer>,
-    method: Method,
-    draw: Draw,
+    compaction: &Compaction,
+    last: usize,
+    per_slice: u64,
+    draw: &Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let compactor = &gpu.shared.compactor;
     let device = &gpu.shared.context.device;
-    // (Uploaded here: destroyed when the run ends, not left to the JS GC.)
-    let (buffer, _uploaded) = match buffer {
-        Some(buffer) => (buffer, None),
-        None => {
-            let buffer = compactor.upload(flags)?;
-            (buffer.clone(), Some(Uploaded(buffer)))
-        }
-    };
-    let len = flags.len() as u64;
-    let compaction = compactor
-        .prepare(&buffer, len, method, Compactor::DEFAULT_VERTEX_COUNT)?
-        .destroy_on_drop();
     let mut encoder = device.create_command_encoder(&Default::default());
-    compactor.encode(&mut encoder, &compaction);
-    let n = len as u32;
+    compactor.encode_slice(&mut encoder, compaction, per_slice, last)?;
+    let n = flags.len() as u32;
     let (frame, image) = match draw {
         // Cloned, not borrowed: no RefCell borrow may live across the awaits below.
         Draw::Attached => (
-            draw_canvas(gpu, &mut encoder, &compaction, n),
+            draw_canvas(gpu, &mut encoder, compaction, n),
             gpu.image.borrow().clone().map(|i| {
                 let grid = Grid::fit(n, i.width(), i.height());
                 (i, grid)
             }),
         ),
-        Draw::Order { image, groups } => {
+        &Draw::Order {
+            width,
+            height,
+            groups,
+        } => {
+            let image = Rc::new(OffscreenImage::new(device, width, height));
             let visible = flags
                 .iter()
                 .filter(|&&f| wgpu_compaction::is_visible(f))

@@ -11,7 +11,6 @@ use super::convert::{js_error, object};
 use super::render::{run_gpu, Draw, Uploaded};
 use super::shared::SharedGpu;
 use super::{after_loss, args, convert, Playground};
-use crate::draw_instances::OffscreenImage;
 use crate::{flags, Error};
 use wgpu_compaction::{
     cpu, shader_sources, CompactionOutput, Compactor, DrawArgs, LookbackOptions, Method, Readback,
@@ -162,11 +161,11 @@ impl Playground {
             let (method, width, height, groups) = parsed.map_err(js_error)?;
             let (out, image) = match &state.gpu {
                 Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
-                    let device = &gpu.shared.context.device;
-                    let image = std::rc::Rc::new(OffscreenImage::new(device, width, height));
-                    let draw = Draw::Order { image, groups };
+                    let draw = Draw::Order {
+                        width,
+                        height,
+                        groups,
+                    };
                     let result = run_gpu(gpu, &flags, buffer, method, draw).await;
                     result.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
                 }
