@@ -57,10 +57,20 @@ const SHOWN_CHARS: usize = 400;
 /// characters escaped as `\u{…}` (a file name cannot rewrite the line around
 /// it), cut to `SHOWN_CHARS`.
 pub fn shown(s: &str) -> String {
+    escape(s, SHOWN_CHARS)
+}
+
+/// `s` with its control and bidirectional-override characters escaped, whole:
+/// for the library's and the GPU's messages, which quote file names and values.
+pub fn escaped(s: &str) -> String {
+    escape(s, usize::MAX)
+}
+
+fn escape(s: &str, max_chars: usize) -> String {
     let bidi = |c: char| matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     let mut out = String::new();
     for (k, c) in s.chars().enumerate() {
-        if k == SHOWN_CHARS {
+        if k == max_chars {
             out.push('…');
             break;
         }
@@ -75,13 +85,15 @@ pub fn shown(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{shown, Options, SHOWN_CHARS};
+    use super::{escaped, shown, Options, SHOWN_CHARS};
 
     #[test]
     fn shown_escapes_control_and_bidi_characters_and_cuts() {
         assert_eq!(shown("a\u{1b}[31mb\u{202e}c"), "a\\u{001b}[31mb\\u{202e}c");
         assert_eq!(shown(&"x".repeat(1000)).chars().count(), SHOWN_CHARS + 1);
         assert_eq!(shown("plain"), "plain");
+        let long = format!("{}\u{202e}", "y".repeat(1000));
+        assert_eq!(escaped(&long).chars().count(), 1000 + 8);
     }
 
     #[test]

@@ -191,3 +191,15 @@ fn a_closed_stdout_is_said() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("standard output is closed"), "{stderr}");
 }
+
+#[test]
+fn a_file_name_with_control_characters_is_escaped_in_the_error() {
+    let (code, stdout, stderr) = compact(&["--input", "/nonexistent/a\u{1b}[31m\u{202e}b"], b"");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("\\u{001b}[31m\\u{202e}b"), "{stderr:?}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{202e}'),
+        "{stderr:?}"
+    );
+}

@@ -150,7 +150,10 @@ fn main() -> ExitCode {
             })
         }
         Err(e) => {
-            eprintln!("compact: {e}");
+            eprintln!(
+                "compact: {}",
+                compaction_playground::cli::escaped(&e.to_string())
+            );
             // Unreadable input, or more flags than the device takes, is bad input.
             let bad_input = matches!(
                 e,

@@ -51,7 +51,10 @@ fn main() -> ExitCode {
     let gpu = match pollster::block_on(GpuContext::new()) {
         Ok(gpu) => gpu,
         Err(e) => {
-            eprintln!("bench: {e}");
+            eprintln!(
+                "bench: {}",
+                compaction_playground::cli::escaped(&e.to_string())
+            );
             return ExitCode::FAILURE;
         }
     };

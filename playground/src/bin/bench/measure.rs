@@ -190,7 +190,10 @@ pub fn bench_size(
                 let compactions = match prepared {
                     Ok(c) => c,
                     Err(e) => {
-                        eprintln!("bench: {method} at n={n}: {e}");
+                        eprintln!(
+                            "bench: {method} at n={n}: {}",
+                            compaction_playground::cli::escaped(&e.to_string())
+                        );
                         continue;
                     }
                 };
