@@ -103,12 +103,7 @@ impl Compactor {
         }
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(
-                    compaction
-                        .label
-                        .as_deref()
-                        .unwrap_or(compaction.method.name()),
-                ),
+                label: Some(compaction.pass_label()),
                 timestamp_writes,
             });
             for dispatch in &compaction.dispatches {

@@ -154,6 +154,11 @@ impl Compaction {
         self
     }
 
+    /// Its compute pass's label: the one given in `CompactionDesc`, else the method's name.
+    fn pass_label(&self) -> &str {
+        self.label.as_deref().unwrap_or(self.method.name())
+    }
+
     fn destroy_buffers(&self) {
         let levels = self
             .levels

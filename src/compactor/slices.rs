@@ -72,12 +72,7 @@ impl Compactor {
         compaction.slice_base.store(true, Ordering::Relaxed);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(
-                    compaction
-                        .label
-                        .as_deref()
-                        .unwrap_or(compaction.method.name()),
-                ),
+                label: Some(compaction.pass_label()),
                 timestamp_writes: None,
             });
             for piece in slice {
