@@ -327,8 +327,8 @@ impl Scene {
             pass.set_bind_group(0, &cull_group, &[]);
             pass.dispatch_workgroups(OBJECTS.div_ceil(64), 1, 1);
         }
-        compactor.encode(&mut encoder, &plain);
-        compactor.encode(&mut encoder, &indexed);
+        compactor.encode(&mut encoder, &plain)?;
+        compactor.encode(&mut encoder, &indexed)?;
         for (k, target) in targets.iter().enumerate() {
             let view = target.create_view(&Default::default());
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

@@ -68,6 +68,12 @@ pub enum Error {
         /// The capacity the compaction was prepared for.
         capacity: u64,
     },
+    /// A compaction recorded (or read back) by a `Compactor`, or on a device,
+    /// other than the one that prepared it.
+    ForeignCompaction {
+        /// What was asked: `encode`, `read_output`, …
+        what: &'static str,
+    },
     /// `encode_slice` asked for a slice past the last (`Compactor::slices` says how many).
     NoSuchSlice {
         /// The slice asked for.
@@ -122,6 +128,11 @@ impl std::fmt::Display for Error {
             Error::LengthTooLarge { len, capacity } => write!(
                 f,
                 "a live length of {len} flags is past the {capacity} this compaction was prepared for"
+            ),
+            Error::ForeignCompaction { what } => write!(
+                f,
+                "{what}: this compaction was prepared by another Compactor (or on another device); \
+                 record it with the Compactor that prepared it"
             ),
             Error::NoSuchSlice { slice, slices } => write!(
                 f,

@@ -22,7 +22,7 @@
 //!
 //! // Every frame: culling writes `flags`, then, in the same encoder,
 //! let mut encoder = device.create_command_encoder(&Default::default());
-//! compactor.encode(&mut encoder, &compaction);
+//! compactor.encode(&mut encoder, &compaction)?;
 //! // ... a render pass that draws `compaction.indirect()` with draw_indirect(…, 0);
 //! // its vertex shader reads `visibles[instance_index]` from `compaction.indices()`.
 //! queue.submit([encoder.finish()]);
@@ -75,7 +75,9 @@ mod output;
 pub mod sources;
 pub mod trace;
 
-pub use compactor::{Compaction, CompactionDesc, Compactor, Input, PendingOutput, MAX_TRACE_FLAGS};
+pub use compactor::{
+    Compaction, CompactionDesc, Compactor, Input, PendingOutput, LENGTH_SLOTS, MAX_TRACE_FLAGS,
+};
 pub use error::{Error, Result};
 pub use gpu::error_scope::scoped;
 pub use gpu::lookback::{LookbackOptions, STAT_WORDS};

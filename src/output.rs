@@ -114,6 +114,10 @@ pub struct CompactionOutput {
     pub count: u32,
     /// The indirect-args buffer.
     pub indirect: DrawArgs,
+    /// The live length this compaction was asked for (word 0 of
+    /// [`Compaction::live`](crate::Compaction::live)): past the capacity, the
+    /// GPU's count (`encode_len_from`) was clamped to the capacity.
+    pub requested: u32,
 }
 
 impl CompactionOutput {

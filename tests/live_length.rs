@@ -74,7 +74,9 @@ fn follow_the_live_length(compactor: &Compactor, methods: &[Method]) {
                     .encode_len(&mut encoder, &compaction, len as u64)
                     .expect("encode_len");
             }
-            let pending = compaction.read_output(device, &mut encoder);
+            let pending = compaction
+                .read_output(device, &mut encoder)
+                .expect("read_output");
             queue.submit([encoder.finish()]);
             let out = pollster::block_on(pending.read(device)).expect("read");
             let live = &flags[..len];

@@ -284,7 +284,7 @@ fn pack_bits_matches_cpu() {
             let mut encoder = compactor
                 .device()
                 .create_command_encoder(&Default::default());
-            compactor.encode(&mut encoder, &compaction);
+            compactor.encode(&mut encoder, &compaction).expect("encode");
             compactor.queue().submit([encoder.finish()]);
             let bits = compaction.packed_bits().expect("packed bits");
             let read = read_words(compactor, bits, n.div_ceil(32) as u64);
@@ -328,7 +328,7 @@ fn lookback_is_bit_identical_over_repeated_runs() {
             let device = compactor.device();
             let mut encoder = device.create_command_encoder(&Default::default());
             for _ in 0..run % 3 {
-                compactor.encode(&mut encoder, &compaction);
+                compactor.encode(&mut encoder, &compaction).expect("encode");
             }
             compactor.queue().submit([encoder.finish()]);
             let out = encode_and_read(compactor, &compaction);
@@ -358,7 +358,7 @@ fn prepared_lookback_writes_indirect_on_the_gpu() {
                     .queue()
                     .write_buffer(&buffer, 0, bytemuck::cast_slice(flags));
                 let mut encoder = device.create_command_encoder(&Default::default());
-                compactor.encode(&mut encoder, &compaction);
+                compactor.encode(&mut encoder, &compaction).expect("encode");
                 compactor.queue().submit([encoder.finish()]);
                 let words = read_words(compactor, compaction.indirect(), 4);
                 let visible = flags.iter().filter(|&&f| f != 0).count() as u32;

@@ -133,7 +133,7 @@ fn prepared_compaction_is_reusable_and_writes_indirect_on_the_gpu() {
         let queue = compactor.queue();
         queue.write_buffer(&buffer, 0, bytemuck::cast_slice(flags));
         let mut encoder = device.create_command_encoder(&Default::default());
-        compactor.encode(&mut encoder, &compaction);
+        compactor.encode(&mut encoder, &compaction).expect("encode");
         queue.submit([encoder.finish()]);
         let words = read_words(compactor, compaction.indirect(), 4);
         let visible = flags.iter().filter(|&&f| f != 0).count() as u32;

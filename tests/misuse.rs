@@ -404,8 +404,10 @@ fn a_compaction_destroyed_after_its_submission_still_gives_that_submissions_outp
             .expect("prepare");
         let out = no_gpu_error(device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
-            compactor.encode(&mut encoder, &compaction);
-            let pending = compaction.read_output(device, &mut encoder);
+            compactor.encode(&mut encoder, &compaction).expect("encode");
+            let pending = compaction
+                .read_output(device, &mut encoder)
+                .expect("read_output");
             compactor.queue().submit([encoder.finish()]);
             compaction.destroy();
             pollster::block_on(pending.read(device)).expect("read")
@@ -420,5 +422,116 @@ fn a_compaction_destroyed_after_its_submission_still_gives_that_submissions_outp
         })
         .expect("run again");
         assert_eq!(again.count, want.len() as u32, "{method:?}");
+    }
+}
+
+#[test]
+fn a_compaction_recorded_by_another_compactor_or_device_is_an_error() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let other = Compactor::new(device, compactor.queue());
+    let flags = compactor.upload(&common::ARTICLE_EXAMPLE).expect("upload");
+    let len = common::ARTICLE_EXAMPLE.len() as u64;
+    let compaction = compactor
+        .prepare(&flags, len, Method::Scan, 6)
+        .expect("prepare");
+    let foreign = |r: Result<(), Error>| matches!(r, Err(Error::ForeignCompaction { .. }));
+    no_gpu_error(device, || {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        assert!(foreign(other.encode(&mut encoder, &compaction)));
+        assert!(foreign(other.encode_len(&mut encoder, &compaction, 3)));
+        assert!(foreign(other.set_len(&compaction, 3)));
+        assert!(foreign(other.encode_slice(
+            &mut encoder,
+            &compaction,
+            1 << 20,
+            0
+        )));
+        let count = buffer(device, 4, wgpu::BufferUsages::COPY_SRC);
+        assert!(foreign(other.encode_len_from(
+            &mut encoder,
+            &compaction,
+            &count,
+            0
+        )));
+        // Nothing was recorded: the encoder finishes and submits cleanly.
+        compactor.queue().submit([encoder.finish()]);
+    });
+    // Read back through another device's encoder (of the same instance: wgpu tells
+    // devices apart by id within one): refused before wgpu sees it.
+    let (adapter, device_a, queue_a) = common::open_device(None);
+    let (device_b, _queue_b) =
+        pollster::block_on(adapter.request_device(&Default::default())).expect("a second device");
+    let on_a = Compactor::new(&device_a, &queue_a);
+    let flags_a = on_a.upload(&common::ARTICLE_EXAMPLE).expect("upload");
+    let compaction_a = on_a
+        .prepare(&flags_a, len, Method::Scan, 6)
+        .expect("prepare");
+    let mut encoder_b = device_b.create_command_encoder(&Default::default());
+    assert!(matches!(
+        compaction_a.read_output(&device_b, &mut encoder_b),
+        Err(Error::ForeignCompaction { .. })
+    ));
+    // Its own compactor still records it exactly.
+    let out = no_gpu_error(device, || {
+        pollster::block_on(compactor.run_compaction(&compaction))
+    })
+    .expect("run");
+    assert_eq!(out.indices, vec![0, 3, 4, 6, 9]);
+}
+
+#[test]
+fn each_encode_len_of_one_submission_compacts_its_own_length_and_an_overflow_is_told() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let flags_words = vec![1u32; 1000];
+    let flags = compactor.upload(&flags_words).expect("upload");
+    for method in Method::ALL {
+        let compaction = compactor.prepare(&flags, 1000, method, 6).expect("prepare");
+        let outs = no_gpu_error(device, || {
+            // Three lengths, one submission: each read back right after its encode.
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let mut pending = Vec::new();
+            for len in [100, 700, 3] {
+                compactor
+                    .encode_len(&mut encoder, &compaction, len)
+                    .expect("encode_len");
+                pending.push(
+                    compaction
+                        .read_output(device, &mut encoder)
+                        .expect("read_output"),
+                );
+            }
+            compactor.queue().submit([encoder.finish()]);
+            pending
+                .into_iter()
+                .map(|p| pollster::block_on(p.read(device)).expect("read"))
+                .collect::<Vec<_>>()
+        });
+        let counts: Vec<u32> = outs.iter().map(|o| o.count).collect();
+        assert_eq!(
+            counts,
+            [100, 700, 3],
+            "{method:?}: lengths in encoder order"
+        );
+        assert_eq!(
+            outs.iter().map(|o| o.requested).collect::<Vec<_>>(),
+            [100, 700, 3]
+        );
+        // A GPU count past the capacity: clamped, and the length asked for is there to see.
+        let source = buffer_init(device, &[1234], wgpu::BufferUsages::COPY_SRC);
+        let out = no_gpu_error(device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            compactor
+                .encode_len_from(&mut encoder, &compaction, &source, 0)
+                .expect("encode_len_from");
+            let pending = compaction
+                .read_output(device, &mut encoder)
+                .expect("read_output");
+            compactor.queue().submit([encoder.finish()]);
+            pollster::block_on(pending.read(device)).expect("read")
+        });
+        assert_eq!(out.count, 1000, "{method:?}: clamped to the capacity");
+        assert_eq!(out.requested, 1234, "{method:?}: the overflow told");
     }
 }

@@ -17,7 +17,9 @@ fn read(
     let device = compactor.device();
     let mut encoder = device.create_command_encoder(&Default::default());
     record(&mut encoder);
-    let pending = compaction.read_output(device, &mut encoder);
+    let pending = compaction
+        .read_output(device, &mut encoder)
+        .expect("read_output");
     compactor.queue().submit([encoder.finish()]);
     pollster::block_on(pending.read(device)).expect("read back")
 }
@@ -57,7 +59,9 @@ fn a_sliced_recording_gives_what_encode_gives() {
         let compaction = compactor
             .prepare(&buffer, n as u64, method, 6)
             .expect("prepare");
-        let whole = read(compactor, &compaction, |e| compactor.encode(e, &compaction));
+        let whole = read(compactor, &compaction, |e| {
+            compactor.encode(e, &compaction).expect("encode")
+        });
         let slices = compactor.slices(&compaction, 1000);
         let cut = matches!(method, Method::Atomic | Method::Aggregated | Method::Scan);
         if cut {
@@ -80,7 +84,9 @@ fn a_sliced_recording_gives_what_encode_gives() {
         assert_eq!(short.count, want, "{method:?} with a live length");
         compactor.set_len(&compaction, n as u64).expect("set_len");
         // After a whole sliced recording, and after one abandoned at its first slice, encode is exact.
-        let again = read(compactor, &compaction, |e| compactor.encode(e, &compaction));
+        let again = read(compactor, &compaction, |e| {
+            compactor.encode(e, &compaction).expect("encode")
+        });
         assert_eq!(
             sorted(&again),
             sorted(&whole),
@@ -94,7 +100,9 @@ fn a_sliced_recording_gives_what_encode_gives() {
                 .encode_slice(&mut encoder, &compaction, 1000, 0)
                 .expect("slice 0");
             compactor.queue().submit([encoder.finish()]);
-            let after = read(compactor, &compaction, |e| compactor.encode(e, &compaction));
+            let after = read(compactor, &compaction, |e| {
+                compactor.encode(e, &compaction).expect("encode")
+            });
             assert_eq!(
                 sorted(&after),
                 sorted(&whole),

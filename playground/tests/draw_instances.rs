@@ -40,7 +40,7 @@ fn painted(flags: &[u32], method: Method, grid: impl Fn(u32, u32, u32) -> Grid) 
         )
         .expect("prepare");
     let mut encoder = device.create_command_encoder(&Default::default());
-    compactor.encode(&mut encoder, &compaction);
+    compactor.encode(&mut encoder, &compaction).expect("encode");
     image.encode(
         device,
         &mut encoder,

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::prepare::live_word;
 use super::slices::SLICE_BASE_BYTE;
+use super::LENGTH_SLOTS;
 use super::{Compaction, Compactor, Dispatch, ScratchBuffer};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
@@ -17,17 +18,25 @@ use crate::Method;
 impl Compactor {
     /// Records the compaction into `encoder`: one compute pass (after a clear of
     /// the count where the method needs it), no readback. It compacts the live
-    /// length: the capacity, unless [`Compactor::encode_len`] or
-    /// [`Compactor::set_len`] set another.
-    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder, compaction: &Compaction) {
-        self.encode_timed(encoder, compaction, None);
+    /// length as the GPU finds it then: the capacity at first, afterwards what
+    /// the last [`Compactor::set_len`], [`Compactor::encode_len`] or
+    /// [`Compactor::encode_len_from`] before it left (in GPU order: a length read
+    /// on the GPU stays for later plain encodes). `Err(ForeignCompaction)`, with
+    /// nothing recorded, for a compaction another `Compactor` prepared.
+    pub fn encode(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &Compaction,
+    ) -> Result<()> {
+        self.encode_timed(encoder, compaction, None)
     }
 
     /// Sets the live length of `compaction` (at most its capacity) for the work
-    /// submitted from now on. It is written with `Queue::write_buffer`, so within
-    /// one submission a compaction has one live length: for two lengths in one
-    /// frame, prepare two compactions.
+    /// submitted from now on, with `Queue::write_buffer`: one length a
+    /// submission. For several in one submission, [`Compactor::encode_len`]
+    /// records each in the encoder.
     pub fn set_len(&self, compaction: &Compaction, len: u64) -> Result<()> {
+        self.owns(compaction, "set_len")?;
         if len > compaction.capacity {
             return Err(Error::LengthTooLarge {
                 len,
@@ -40,16 +49,32 @@ impl Compactor {
         Ok(())
     }
 
-    /// `set_len` then `encode`: compacts the first `len` flags.
+    /// Records the compaction of the first `len` flags (at most the capacity).
+    /// The length goes into the encoder, copied from a slot of its own: encoded
+    /// several times in one submission, each encode compacts its own length, in
+    /// encoder order (up to [`LENGTH_SLOTS`](crate::LENGTH_SLOTS) a compaction a
+    /// submission; past that the slots are reused).
     pub fn encode_len(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         compaction: &Compaction,
         len: u64,
     ) -> Result<()> {
-        self.set_len(compaction, len)?;
-        self.encode(encoder, compaction);
-        Ok(())
+        self.owns(compaction, "encode_len")?;
+        if len > compaction.capacity {
+            return Err(Error::LengthTooLarge {
+                len,
+                capacity: compaction.capacity,
+            });
+        }
+        let slot = u64::from(compaction.next_length.fetch_add(1, Ordering::Relaxed) % LENGTH_SLOTS);
+        self.queue.write_buffer(
+            &compaction.lengths,
+            slot * WORD,
+            bytemuck::bytes_of(&live_word(len)),
+        );
+        encoder.copy_buffer_to_buffer(&compaction.lengths, slot * WORD, &compaction.live, 0, WORD);
+        self.encode(encoder, compaction)
     }
 
     /// Records the compaction of as many flags as the u32 at byte `offset` of
@@ -63,6 +88,7 @@ impl Compactor {
         source: &wgpu::Buffer,
         offset: u64,
     ) -> Result<()> {
+        self.owns(compaction, "encode_len_from")?;
         if !source.usage().contains(wgpu::BufferUsages::COPY_SRC) {
             return Err(Error::BufferUsage {
                 buffer: "live length source",
@@ -84,8 +110,7 @@ impl Compactor {
             });
         }
         encoder.copy_buffer_to_buffer(source, offset, &compaction.live, 0, WORD);
-        self.encode(encoder, compaction);
-        Ok(())
+        self.encode(encoder, compaction)
     }
 
     /// `encode`, with GPU timestamps written at the start and end of the pass.
@@ -94,7 +119,8 @@ impl Compactor {
         encoder: &mut wgpu::CommandEncoder,
         compaction: &Compaction,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
-    ) {
+    ) -> Result<()> {
+        self.owns(compaction, "encode")?;
         if compaction.slice_base.swap(false, Ordering::Relaxed) {
             encoder.clear_buffer(&compaction.live, SLICE_BASE_BYTE, Some(WORD));
         }
@@ -113,6 +139,7 @@ impl Compactor {
         if let Some((target, offset)) = &compaction.instance_count_to {
             encoder.copy_buffer_to_buffer(&compaction.count, 0, target, *offset, WORD);
         }
+        Ok(())
     }
 
     pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
@@ -163,8 +190,8 @@ impl Compactor {
     /// outputs back.
     pub async fn run_compaction(&self, compaction: &Compaction) -> Result<CompactionOutput> {
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode(&mut encoder, compaction);
-        let pending = compaction.read_output(&self.device, &mut encoder);
+        self.encode(&mut encoder, compaction)?;
+        let pending = compaction.read_output(&self.device, &mut encoder)?;
         self.queue.submit([encoder.finish()]);
         pending.read(&self.device).await
     }
@@ -181,16 +208,24 @@ pub(super) fn needs_cleared_count(compaction: &Compaction) -> bool {
 }
 
 impl Compaction {
-    /// Records copies of the outputs (indices, count, indirect arguments) into
-    /// staging buffers; after the submission, [`PendingOutput::read`] maps them.
+    /// Records copies of the outputs (indices, count, indirect arguments, the
+    /// length asked for) into staging buffers; after the submission,
+    /// [`PendingOutput::read`] maps them. `Err(ForeignCompaction)` for an encoder
+    /// of another device than the compaction's (`device` names it; wgpu tells
+    /// the devices of one instance apart).
     pub fn read_output(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-    ) -> PendingOutput {
+    ) -> Result<PendingOutput> {
+        if *device != self.device {
+            return Err(Error::ForeignCompaction {
+                what: "read_output",
+            });
+        }
         let mut readback = Readback::default();
         let slots = self.copy_output(device, encoder, &mut readback);
-        PendingOutput { readback, slots }
+        Ok(PendingOutput { readback, slots })
     }
 
     /// The output copies, added to a readback that holds more (the traces').
@@ -204,6 +239,7 @@ impl Compaction {
             indices: readback.copy(device, encoder, &self.indices, 0, self.capacity),
             count: readback.copy(device, encoder, &self.count, 0, 1),
             indirect: readback.copy(device, encoder, &self.indirect, 0, self.draw.words()),
+            requested: readback.copy(device, encoder, &self.live, 0, 1),
             draw: self.draw,
         }
     }
@@ -214,6 +250,7 @@ pub(crate) struct OutputSlots {
     indices: usize,
     count: usize,
     indirect: usize,
+    requested: usize,
     draw: DrawArgs,
 }
 
@@ -229,6 +266,7 @@ impl OutputSlots {
             indices,
             count,
             indirect,
+            requested: read[self.requested].first().copied().unwrap_or(0),
         }
     }
 }

@@ -21,6 +21,10 @@ use crate::output::DrawArgs;
 use crate::Method;
 use pipelines::{KernelId, Pipelines};
 
+/// How many `encode_len` calls of one compaction in one submission keep their
+/// own lengths (each has a slot, reused after this many).
+pub const LENGTH_SLOTS: u32 = 64;
+
 /// One recorded dispatch: a pipeline, its bindings, how many invocations.
 struct Dispatch {
     kernel: KernelId,
@@ -53,6 +57,9 @@ pub struct Compaction {
     live: wgpu::Buffer,
     instance_count_to: Option<(wgpu::Buffer, u64)>,
     levels: Vec<ScanLevel>,
+    /// `LENGTH_SLOTS` words: each `encode_len`'s length, copied into `live` in the encoder.
+    lengths: wgpu::Buffer,
+    next_length: std::sync::atomic::AtomicU32,
     /// The look-back's ticket counter and tile states; they carry over from run to
     /// run (the state codes alternate), so they live as long as the compaction.
     tile_states: Option<wgpu::Buffer>,
@@ -64,6 +71,9 @@ pub struct Compaction {
     dispatches: Vec<Dispatch>,
     /// Made by the library for one call (`run`, a trace, a benchmark): its buffers are destroyed with it.
     destroy_on_drop: bool,
+    /// The `Compactor` that prepared it (its id), and its device.
+    compactor: u64,
+    device: wgpu::Device,
     /// A slice left a first workgroup in live.z (`encode_slice`): `encode` clears it first.
     slice_base: std::sync::atomic::AtomicBool,
 }
@@ -108,6 +118,15 @@ impl Compaction {
     /// written on the GPU: for `draw_indirect` / `draw_indexed_indirect` at offset 0.
     pub fn indirect(&self) -> &wgpu::Buffer {
         &self.indirect
+    }
+
+    /// The live uniform, `vec4<u32>`: `x` the length asked for (what
+    /// `encode_len_from` copied from the GPU, possibly past the capacity), `y`
+    /// the capacity. The kernels compact `min(x, y)`; bind it as a uniform to
+    /// tell an overflow on the GPU (`x > y`), or read `requested` in
+    /// [`crate::CompactionOutput`]. `UNIFORM | COPY_SRC`.
+    pub fn live(&self) -> &wgpu::Buffer {
+        &self.live
     }
 
     /// The kind of indirect arguments it writes, with the values it was prepared with.
@@ -169,6 +188,7 @@ impl Compaction {
             Some(&self.count),
             Some(&self.indirect),
             Some(&self.live),
+            Some(&self.lengths),
         ]
         .into_iter()
         .chain([
@@ -203,6 +223,8 @@ impl Drop for ScratchBuffer {
 /// The compaction methods on one device: their pipelines, compiled on first
 /// use (or by [`Compactor::warm_up`]). Cheap to keep; one per device.
 pub struct Compactor {
+    /// Which Compactor this is: its compactions carry it, so that another one refuses them.
+    id: u64,
     device: wgpu::Device,
     queue: wgpu::Queue,
     max_workgroups_per_dimension: u32,
@@ -226,12 +248,24 @@ impl Compactor {
         queue: &wgpu::Queue,
         options: LookbackOptions,
     ) -> Self {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Self {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             device: device.clone(),
             queue: queue.clone(),
             max_workgroups_per_dimension: device.limits().max_compute_workgroups_per_dimension,
             pipelines: Pipelines::new(options),
             empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
+        }
+    }
+
+    /// `Err(ForeignCompaction)` unless this Compactor prepared `compaction`:
+    /// checked before anything reaches wgpu.
+    pub(crate) fn owns(&self, compaction: &Compaction, what: &'static str) -> Result<()> {
+        if compaction.compactor == self.id {
+            Ok(())
+        } else {
+            Err(Error::ForeignCompaction { what })
         }
     }
 

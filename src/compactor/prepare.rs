@@ -239,7 +239,12 @@ impl<'c, 'd> Builder<'c, 'd> {
         let live = with(
             "live",
             bytemuck::cast_slice(&[live_word(capacity), live_word(capacity), 0, 0]),
-            wgpu::BufferUsages::UNIFORM,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_SRC,
+        );
+        let lengths = with(
+            "lengths",
+            &[0u8; super::LENGTH_SLOTS as usize * 4],
+            wgpu::BufferUsages::COPY_SRC,
         );
         let out = Compaction {
             method: desc.method,
@@ -260,6 +265,10 @@ impl<'c, 'd> Builder<'c, 'd> {
             packed_bits: None,
             dispatches: Vec::new(),
             destroy_on_drop: false,
+            lengths,
+            next_length: Default::default(),
+            compactor: compactor.id,
+            device: device.clone(),
             slice_base: Default::default(),
         };
         Self {

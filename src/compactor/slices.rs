@@ -46,6 +46,7 @@ impl Compactor {
         max_invocations: u64,
         k: usize,
     ) -> Result<()> {
+        self.owns(compaction, "encode_slice")?;
         let Some(pieces) = self.pieces(compaction, max_invocations) else {
             if k != 0 {
                 return Err(Error::NoSuchSlice {
@@ -53,8 +54,7 @@ impl Compactor {
                     slices: 1,
                 });
             }
-            self.encode(encoder, compaction);
-            return Ok(());
+            return self.encode(encoder, compaction);
         };
         let slices = pieces.len();
         let Some(slice) = pieces.get(k) else {

@@ -107,6 +107,7 @@ impl Compactor {
             indices,
             indirect,
             count,
+            ..
         } = output.take(&mut read);
         let instance_count = indirect.instance_count();
         let mut take = |slot: usize| std::mem::take(&mut read[slot]);
@@ -201,7 +202,7 @@ impl Compactor {
         };
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
-        self.encode(&mut encoder, &compaction);
+        self.encode(&mut encoder, &compaction)?;
         let mut readback = Readback::default();
         let states = readback.copy(device, &mut encoder, states, 0, tiles + 1);
         let output = compaction.copy_output(device, &mut encoder, &mut readback);
@@ -211,6 +212,7 @@ impl Compactor {
             indices,
             indirect,
             count,
+            ..
         } = output.take(&mut read);
         let instance_count = indirect.instance_count();
         let words = std::mem::take(&mut read[states]);

@@ -128,5 +128,6 @@ pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutpu
         indices,
         count,
         indirect,
+        requested: flags.len() as u32,
     }
 }

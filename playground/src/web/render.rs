@@ -197,7 +197,7 @@ async fn finish_run(
             (None, Some((image, grid)))
         }
     };
-    let output = compaction.read_output(device, &mut encoder);
+    let output = compaction.read_output(device, &mut encoder)?;
     let mut pixels = Readback::default();
     if let Some((image, grid)) = &image {
         let (indices, indirect) = (compaction.indices(), compaction.indirect());

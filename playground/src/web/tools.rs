@@ -270,7 +270,7 @@ async fn time_gpu(
             let started = now_ms();
             let mut encoder = device.create_command_encoder(&Default::default());
             for _ in 0..reps {
-                compactor.encode(&mut encoder, &compaction);
+                compactor.encode(&mut encoder, &compaction)?;
             }
             let mut done = Readback::default();
             done.copy(device, &mut encoder, compaction.count(), 0, 1);
@@ -309,7 +309,7 @@ async fn time_gpu(
                 beginning_of_pass_write_index: first.then_some(2 * s),
                 end_of_pass_write_index: last.then_some(2 * s + 1),
             });
-            compactor.encode_timed(&mut encoder, &compaction, writes);
+            compactor.encode_timed(&mut encoder, &compaction, writes)?;
         }
         // The round done before the turn passes: the next call does not queue behind it.
         let mut done = Readback::default();
