@@ -25,7 +25,7 @@ printf '%s\n' "$files" | sed 's/^/  /'
 if printf '%s\n' "$files" | grep -Eq '^(playground|www|e2e|scripts|docs|dist|node_modules)/|\.mjs$|package\.json'; then
   die "the library's package holds files that are not the library"
 fi
-for needed in README.md LICENSE src/lib.rs shaders/lookback.wgsl examples/renderer.rs; do
+for needed in LIBRARY.md LICENSE src/lib.rs shaders/lookback.wgsl examples/renderer.rs; do
   printf '%s\n' "$files" | grep -qx "$needed" || die "the package lacks $needed"
 done
 
