@@ -76,7 +76,8 @@ pub mod sources;
 pub mod trace;
 
 pub use compactor::{
-    Compaction, CompactionDesc, Compactor, Input, PendingOutput, LENGTH_SLOTS, MAX_TRACE_FLAGS,
+    Compaction, CompactionDesc, Compactor, EncodeOptions, Input, Length, PendingOutput,
+    LENGTH_SLOTS, MAX_TRACE_FLAGS,
 };
 pub use error::{Error, Result};
 pub use gpu::error_scope::scoped;

@@ -157,3 +157,129 @@ fn rewrite_states(compactor: &Compactor, methods: &[Method]) {
         }
     }
 }
+
+#[test]
+fn encode_with_takes_every_length_source_and_times_its_pass() {
+    use wgpu_compaction::{EncodeOptions, Length};
+    let compactor = compactor();
+    let device = compactor.device();
+    let flags = vec![1u32; 5000];
+    let buffer = compactor.upload(&flags).expect("upload");
+    let source = {
+        let b = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tests:count"),
+            size: 8,
+            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        compactor
+            .queue()
+            .write_buffer(&b, 4, bytemuck::bytes_of(&1234u32));
+        b
+    };
+    let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    eprintln!("timestamps on this device: {timestamps}");
+    for method in Method::ALL {
+        let compaction = compactor
+            .prepare(&buffer, 5000, method, 6)
+            .expect("prepare");
+        let set = timestamps.then(|| {
+            device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("tests:stamps"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            })
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut pending = Vec::new();
+        for len in [
+            Length::Flags(10),
+            Length::Gpu {
+                buffer: &source,
+                offset: 4,
+            },
+            Length::Kept,
+            Length::Capacity,
+        ] {
+            let timestamp_writes = set
+                .as_ref()
+                .map(|query_set| wgpu::ComputePassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                });
+            compactor
+                .encode_with(
+                    &mut encoder,
+                    &compaction,
+                    EncodeOptions {
+                        len,
+                        timestamp_writes,
+                    },
+                )
+                .expect("encode_with");
+            pending.push(
+                compaction
+                    .read_output(device, &mut encoder)
+                    .expect("read_output"),
+            );
+        }
+        // The last pass's timestamps, where the device has them.
+        let mut stamps = wgpu_compaction::Readback::default();
+        if let Some(set) = &set {
+            let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("tests:resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            encoder.resolve_query_set(set, 0..2, &resolve, 0);
+            stamps.copy(device, &mut encoder, &resolve, 0, 4);
+        }
+        compactor.queue().submit([encoder.finish()]);
+        if timestamps {
+            let words = pollster::block_on(stamps.read(device))
+                .expect("stamps")
+                .remove(0);
+            let (start, end) = (
+                u64::from(words[0]) | (u64::from(words[1]) << 32),
+                u64::from(words[2]) | (u64::from(words[3]) << 32),
+            );
+            assert!(
+                start > 0 && end >= start,
+                "{method:?}: timestamps {start} .. {end}"
+            );
+        }
+        let counts: Vec<u32> = pending
+            .into_iter()
+            .map(|p| pollster::block_on(p.read(device)).expect("read").count)
+            .collect();
+        // The GPU's length is kept by the plain encode after it; Capacity puts it back.
+        assert_eq!(counts, [10, 1234, 1234, 5000], "{method:?}");
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let misaligned = Length::Gpu {
+            buffer: &source,
+            offset: 2,
+        };
+        assert!(compactor
+            .encode_with(
+                &mut encoder,
+                &compaction,
+                EncodeOptions {
+                    len: misaligned,
+                    ..Default::default()
+                }
+            )
+            .is_err());
+        assert!(compactor
+            .encode_with(
+                &mut encoder,
+                &compaction,
+                EncodeOptions {
+                    len: Length::Flags(5001),
+                    ..Default::default()
+                }
+            )
+            .is_err());
+    }
+}

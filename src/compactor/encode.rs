@@ -15,72 +15,99 @@ use crate::layout::WORD;
 use crate::output::{CompactionOutput, DrawArgs};
 use crate::Method;
 
+/// How many flags an encode compacts (see [`EncodeOptions`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Length<'a> {
+    /// What the live uniform holds when the GPU gets there: the capacity at
+    /// first, afterwards the last length an encode or `set_len` left (a length
+    /// read on the GPU stays for later plain encodes).
+    #[default]
+    Kept,
+    /// The capacity.
+    Capacity,
+    /// The first `n` flags (at most the capacity), recorded in the encoder from
+    /// a slot of its own: encoded several times in one submission, each encode
+    /// compacts its own length, in encoder order (up to
+    /// [`LENGTH_SLOTS`](crate::LENGTH_SLOTS) a compaction a submission; past that
+    /// the slots are reused).
+    Flags(u64),
+    /// As many flags as the u32 at byte `offset` of `buffer` says, read on the
+    /// GPU (a culling pass's count: no readback). Past the capacity it compacts
+    /// the capacity, and [`Compaction::live`] says what was asked. `buffer`
+    /// needs `COPY_SRC`; `offset` a multiple of 4.
+    Gpu {
+        /// The buffer the count is in.
+        buffer: &'a wgpu::Buffer,
+        /// Its byte offset.
+        offset: u64,
+    },
+}
+
+/// How [`Compactor::encode_with`] records a compaction.
+#[derive(Default)]
+pub struct EncodeOptions<'a> {
+    /// The live length.
+    pub len: Length<'a>,
+    /// GPU timestamps at the start and end of its compute pass (your query set).
+    pub timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'a>>,
+}
+
 impl Compactor {
-    /// Records the compaction into `encoder`: one compute pass (after a clear of
-    /// the count where the method needs it), no readback. It compacts the live
-    /// length as the GPU finds it then: the capacity at first, afterwards what
-    /// the last [`Compactor::set_len`], [`Compactor::encode_len`] or
-    /// [`Compactor::encode_len_from`] before it left (in GPU order: a length read
-    /// on the GPU stays for later plain encodes). `Err(ForeignCompaction)`, with
-    /// nothing recorded, for a compaction another `Compactor` prepared.
+    /// Records the compaction into `encoder`: the live length as `options.len`
+    /// says, then one compute pass (after a clear of the count where the method
+    /// needs it), then the `instance_count_to` copy; no readback. Nothing is
+    /// recorded on an `Err`: a compaction another `Compactor` prepared
+    /// (`ForeignCompaction`), a length past the capacity, a length buffer without
+    /// `COPY_SRC`, misaligned or too small.
+    pub fn encode_with(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &Compaction,
+        options: EncodeOptions,
+    ) -> Result<()> {
+        self.owns(compaction, "encode")?;
+        match options.len {
+            Length::Kept => {}
+            Length::Capacity => self.record_len(encoder, compaction, compaction.capacity)?,
+            Length::Flags(len) => self.record_len(encoder, compaction, len)?,
+            Length::Gpu { buffer, offset } => {
+                check_length_source(buffer, offset)?;
+                encoder.copy_buffer_to_buffer(buffer, offset, &compaction.live, 0, WORD);
+            }
+        }
+        self.record(encoder, compaction, options.timestamp_writes);
+        Ok(())
+    }
+
+    /// `encode_with` the defaults: the length kept ([`Length::Kept`]), no timestamps.
     pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         compaction: &Compaction,
     ) -> Result<()> {
-        self.encode_timed(encoder, compaction, None)
+        self.encode_with(encoder, compaction, EncodeOptions::default())
     }
 
-    /// Sets the live length of `compaction` (at most its capacity) for the work
-    /// submitted from now on, with `Queue::write_buffer`: one length a
-    /// submission. For several in one submission, [`Compactor::encode_len`]
-    /// records each in the encoder.
-    pub fn set_len(&self, compaction: &Compaction, len: u64) -> Result<()> {
-        self.owns(compaction, "set_len")?;
-        if len > compaction.capacity {
-            return Err(Error::LengthTooLarge {
-                len,
-                capacity: compaction.capacity,
-            });
-        }
-        // Word 0 only: word 1 is the capacity, which some kernels clamp to.
-        self.queue
-            .write_buffer(&compaction.live, 0, bytemuck::bytes_of(&live_word(len)));
-        Ok(())
-    }
-
-    /// Records the compaction of the first `len` flags (at most the capacity).
-    /// The length goes into the encoder, copied from a slot of its own: encoded
-    /// several times in one submission, each encode compacts its own length, in
-    /// encoder order (up to [`LENGTH_SLOTS`](crate::LENGTH_SLOTS) a compaction a
-    /// submission; past that the slots are reused).
+    /// `encode_with` [`Length::Flags`]`(len)`: compacts the first `len` flags.
     pub fn encode_len(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         compaction: &Compaction,
         len: u64,
     ) -> Result<()> {
-        self.owns(compaction, "encode_len")?;
-        if len > compaction.capacity {
-            return Err(Error::LengthTooLarge {
+        let len = Length::Flags(len);
+        self.encode_with(
+            encoder,
+            compaction,
+            EncodeOptions {
                 len,
-                capacity: compaction.capacity,
-            });
-        }
-        let slot = u64::from(compaction.next_length.fetch_add(1, Ordering::Relaxed) % LENGTH_SLOTS);
-        self.queue.write_buffer(
-            &compaction.lengths,
-            slot * WORD,
-            bytemuck::bytes_of(&live_word(len)),
-        );
-        encoder.copy_buffer_to_buffer(&compaction.lengths, slot * WORD, &compaction.live, 0, WORD);
-        self.encode(encoder, compaction)
+                ..Default::default()
+            },
+        )
     }
 
-    /// Records the compaction of as many flags as the u32 at byte `offset` of
-    /// `source` says, read on the GPU (a culling pass's count: no readback, no
-    /// CPU round trip). Values past the capacity compact the capacity. `source`
-    /// needs `COPY_SRC`; `offset` a multiple of 4.
+    /// `encode_with` [`Length::Gpu`]: compacts as many flags as the u32 at byte
+    /// `offset` of `source` says, read on the GPU.
     pub fn encode_len_from(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -88,39 +115,72 @@ impl Compactor {
         source: &wgpu::Buffer,
         offset: u64,
     ) -> Result<()> {
-        self.owns(compaction, "encode_len_from")?;
-        if !source.usage().contains(wgpu::BufferUsages::COPY_SRC) {
-            return Err(Error::BufferUsage {
-                buffer: "live length source",
-                missing: wgpu::BufferUsages::COPY_SRC,
-            });
-        }
-        if !offset.is_multiple_of(WORD) {
-            return Err(Error::Misaligned {
-                what: "live length offset",
-                offset,
-                alignment: WORD,
-            });
-        }
-        if !crate::gpu::kernel::holds(source, offset, WORD) {
-            return Err(Error::BufferTooSmall {
-                buffer: "live length source",
-                size: source.size(),
-                needed: WORD,
-            });
-        }
-        encoder.copy_buffer_to_buffer(source, offset, &compaction.live, 0, WORD);
-        self.encode(encoder, compaction)
+        let len = Length::Gpu {
+            buffer: source,
+            offset,
+        };
+        self.encode_with(
+            encoder,
+            compaction,
+            EncodeOptions {
+                len,
+                ..Default::default()
+            },
+        )
     }
 
-    /// `encode`, with GPU timestamps written at the start and end of the pass.
+    /// `encode_with` the length kept and GPU timestamps at the start and end of the pass.
     pub fn encode_timed(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         compaction: &Compaction,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
     ) -> Result<()> {
-        self.owns(compaction, "encode")?;
+        let options = EncodeOptions {
+            timestamp_writes,
+            ..Default::default()
+        };
+        self.encode_with(encoder, compaction, options)
+    }
+
+    /// Sets the live length of `compaction` (at most its capacity) for the work
+    /// submitted from now on, with `Queue::write_buffer`: one length a
+    /// submission. For several in one submission, [`Length::Flags`] records each
+    /// in the encoder.
+    pub fn set_len(&self, compaction: &Compaction, len: u64) -> Result<()> {
+        self.owns(compaction, "set_len")?;
+        check_len(compaction, len)?;
+        // Word 0 only: word 1 is the capacity, which some kernels clamp to.
+        self.queue
+            .write_buffer(&compaction.live, 0, bytemuck::bytes_of(&live_word(len)));
+        Ok(())
+    }
+
+    /// `len` into a slot of its own, copied into the live uniform in the encoder.
+    fn record_len(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &Compaction,
+        len: u64,
+    ) -> Result<()> {
+        check_len(compaction, len)?;
+        let slot = u64::from(compaction.next_length.fetch_add(1, Ordering::Relaxed) % LENGTH_SLOTS);
+        self.queue.write_buffer(
+            &compaction.lengths,
+            slot * WORD,
+            bytemuck::bytes_of(&live_word(len)),
+        );
+        encoder.copy_buffer_to_buffer(&compaction.lengths, slot * WORD, &compaction.live, 0, WORD);
+        Ok(())
+    }
+
+    /// The compute pass and what follows it, for a compaction already checked.
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &Compaction,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
+    ) {
         if compaction.slice_base.swap(false, Ordering::Relaxed) {
             encoder.clear_buffer(&compaction.live, SLICE_BASE_BYTE, Some(WORD));
         }
@@ -139,7 +199,6 @@ impl Compactor {
         if let Some((target, offset)) = &compaction.instance_count_to {
             encoder.copy_buffer_to_buffer(&compaction.count, 0, target, *offset, WORD);
         }
-        Ok(())
     }
 
     pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
@@ -195,6 +254,41 @@ impl Compactor {
         self.queue.submit([encoder.finish()]);
         pending.read(&self.device).await
     }
+}
+
+fn check_len(compaction: &Compaction, len: u64) -> Result<()> {
+    if len > compaction.capacity {
+        return Err(Error::LengthTooLarge {
+            len,
+            capacity: compaction.capacity,
+        });
+    }
+    Ok(())
+}
+
+/// A buffer and offset a live length can be copied from.
+fn check_length_source(source: &wgpu::Buffer, offset: u64) -> Result<()> {
+    if !source.usage().contains(wgpu::BufferUsages::COPY_SRC) {
+        return Err(Error::BufferUsage {
+            buffer: "live length source",
+            missing: wgpu::BufferUsages::COPY_SRC,
+        });
+    }
+    if !offset.is_multiple_of(WORD) {
+        return Err(Error::Misaligned {
+            what: "live length offset",
+            offset,
+            alignment: WORD,
+        });
+    }
+    if !crate::gpu::kernel::holds(source, offset, WORD) {
+        return Err(Error::BufferTooSmall {
+            buffer: "live length source",
+            size: source.size(),
+            needed: WORD,
+        });
+    }
+    Ok(())
 }
 
 /// Whether the count must start at zero: the atomics count up, an empty scan

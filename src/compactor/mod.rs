@@ -9,7 +9,7 @@ mod prepare;
 mod slices;
 mod trace;
 
-pub use encode::PendingOutput;
+pub use encode::{EncodeOptions, Length, PendingOutput};
 pub use prepare::{CompactionDesc, Input};
 pub use trace::MAX_TRACE_FLAGS;
 
