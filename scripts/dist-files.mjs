@@ -6,13 +6,14 @@ export const GZIP_BUDGET = 600 * 1024;
 /** The loader: what every page of a site with the site-wide include pays. */
 export const LOADER_BUDGET = 8 * 1024;
 /**
- * One element showing one panel: everything it fetches, wasm included (148 KiB
+ * One element showing one panel: everything it fetches, wasm included (150 KiB
  * of it). 204 since issue 25: the tile view, the largest panel, came to 200.5
  * with the accessibility (roving tab stops, announcements, print) and the
  * boundary's checks, after the element's CSS was minified to make room; 206
- * since runs are recorded in slices on software adapters (+2.1 KiB of wasm).
+ * since runs are recorded in slices on software adapters (+2.1 KiB of wasm);
+ * 208 with the library's checked encodes (Result, ties, length slots: +0.9 KiB).
  */
-export const PANEL_BUDGET = 206 * 1024;
+export const PANEL_BUDGET = 208 * 1024;
 
 /** The files a documentation site needs: the loader, the playground's entries, the wasm, the iframe route. */
 export const ELEMENT_FILES = [
