@@ -1,10 +1,10 @@
-//! Render pipeline for `shaders/draw_instances.wgsl`: one `draw_indirect` of the
+//! Render pipeline for `playground/shaders/draw_instances.wgsl`: one `draw_indirect` of the
 //! visible instances from a compaction's index and indirect-args buffers.
 
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
-pub const SOURCE: &str = include_str!("../../shaders/draw_instances.wgsl");
+pub const SOURCE: &str = include_str!("../shaders/draw_instances.wgsl");
 
 /// Mirrors `Grid` in the shader.
 #[repr(C)]

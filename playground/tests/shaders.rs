@@ -6,11 +6,8 @@ const SHADERS: &[(&str, &str)] = &[
         "draw_instances",
         compaction_playground::draw_instances::SOURCE,
     ),
-    ("copy_vec4", include_str!("../../shaders/copy_vec4.wgsl")),
-    (
-        "bench_fence",
-        include_str!("../../shaders/bench_fence.wgsl"),
-    ),
+    ("copy_vec4", include_str!("../shaders/copy_vec4.wgsl")),
+    ("bench_fence", include_str!("../shaders/bench_fence.wgsl")),
 ];
 
 #[test]

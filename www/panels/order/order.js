@@ -11,7 +11,7 @@ export const SIZES = [4096, 16_384, 65_536];
 /** How much of the new frame a history takes each frame (a reprojection's blend). */
 export const BLEND = 0.2;
 
-/** The material of `object`, as shaders/draw_instances.wgsl colours it. */
+/** The material of `object`, as playground/shaders/draw_instances.wgsl colours it. */
 export function materialOf(object, n, groups) {
   return Math.floor(object / Math.ceil(n / groups));
 }

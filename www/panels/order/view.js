@@ -11,7 +11,7 @@ import { SCENE, SIZES, fewestStateChanges, history, inversions, pairs, stateChan
 
 const IMAGE_HEIGHT = 56;
 
-/** The draw shader's palette (shaders/draw_instances.wgsl `hue`), as 0–255 RGB. */
+/** The draw shader's palette (playground/shaders/draw_instances.wgsl `hue`), as 0–255 RGB. */
 function hue(x) {
   return [0, 2, 4].map((k) => Math.round(255 * (0.55 + 0.4 * Math.cos(2 * Math.PI * (x + k / 6)))));
 }

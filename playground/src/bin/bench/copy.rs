@@ -1,11 +1,11 @@
-//! The benchmark's references, `shaders/copy_vec4.wgsl`: the cheapest kernel that
+//! The benchmark's references, `playground/shaders/copy_vec4.wgsl`: the cheapest kernel that
 //! reads N words and writes N words, the floor a method is measured against; and
 //! (`--fixed`) a tile kernel's grid doing nothing, or only taking tickets.
 
-const SOURCE: &str = include_str!("../../../../shaders/copy_vec4.wgsl");
+const SOURCE: &str = include_str!("../../../shaders/copy_vec4.wgsl");
 const WORKGROUP_SIZE: u64 = 256;
 
-/// `shaders/copy_vec4.wgsl`, every reference's entry points.
+/// `playground/shaders/copy_vec4.wgsl`, every reference's entry points.
 fn module(device: &wgpu::Device) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("copy_vec4"),

@@ -8,7 +8,7 @@ use wgpu_compaction::Readback;
 /// The least time each measurement warms up for.
 const WARMUP_TIME: std::time::Duration = std::time::Duration::from_millis(100);
 
-const FENCE: &str = include_str!("../../../../shaders/bench_fence.wgsl");
+const FENCE: &str = include_str!("../../../shaders/bench_fence.wgsl");
 /// Rounds the queue may run ahead of the CPU by.
 const ROUNDS_AHEAD: usize = 2;
 
