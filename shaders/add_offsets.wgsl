@@ -5,14 +5,7 @@ const BLOCK : u32 = 256u;
 
 @group(0) @binding(0) var<storage, read_write> prefix  : array<u32>;
 @group(0) @binding(1) var<storage, read>       offsets : array<u32>;
-// Read for live.z only (see linear_workgroup); binding 7 as in the flag kernels.
-@group(0) @binding(7) var<uniform> live : vec4<u32>;
-
-// live.z: the first workgroup of this dispatch where it is recorded in slices
-// (`Compactor::encode_slice`), else 0.
-fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
-  return live.z + wid.x + wid.y * groups.x;
-}
+// (With shaders/live.wgsl: linear_workgroup reads the slice base, live.z.)
 
 @compute @workgroup_size(256)
 fn add_offsets(

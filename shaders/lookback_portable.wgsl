@@ -1,6 +1,7 @@
-// The workgroup scan and look-back of shaders/lookback.wgsl for every device: in
-// shared memory, with workgroup barriers. gpu/lookback.rs appends this file to
-// lookback.wgsl (it uses that file's declarations); devices with SUBGROUP get
+// The workgroup scan of the tiles (shaders/tiles.wgsl) and the look-back of
+// shaders/lookback.wgsl for every device: in shared memory, with workgroup
+// barriers. It is composed into the `tiles` module (src/gpu/catalogue.rs) and uses
+// the declarations of its other files; devices with SUBGROUP get
 // shaders/lookback_subgroups.wgsl instead.
 
 struct Scan {

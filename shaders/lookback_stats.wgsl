@@ -1,5 +1,5 @@
 // Measurement only (`bench --stats`): the look-back's event counters, appended to
-// shaders/lookback.wgsl by gpu/lookback.rs. With STATS false (the default) every
+// the `tiles` module (src/gpu/catalogue.rs). With STATS false (the default) every
 // function is empty after constant folding. Counted in STAT_WORDS words at the end
 // of `tile_states`: wide rounds, polls, fallbacks, tiles, then the workgroups
 // running now and the most that ever ran at once.

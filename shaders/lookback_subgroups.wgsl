@@ -1,7 +1,8 @@
-// The workgroup scan and the look-back of shaders/lookback.wgsl with subgroup
-// operations, for devices with the SUBGROUP feature: gpu/lookback.rs appends this
-// file to lookback.wgsl in place of shaders/lookback_portable.wgsl (it uses that
-// file's declarations). The scan: one scan per subgroup in registers, one shared
+// The workgroup scan of the tiles (shaders/tiles.wgsl) and the look-back of
+// shaders/lookback.wgsl with subgroup operations, for devices with the SUBGROUP
+// feature: composed into the `tiles` module in place of
+// shaders/lookback_portable.wgsl (it uses the declarations of the module's other
+// files). The scan: one scan per subgroup in registers, one shared
 // slot per subgroup, one barrier; the portable scan needs sixteen. The look-back:
 // one subgroup, no workgroup barrier per round.
 //

@@ -15,42 +15,14 @@ const WORKGROUP_SIZE : u32 = 256u;
 // Flags per workgroup: one output word per invocation.
 const CHUNK : u32 = 32u * WORKGROUP_SIZE;
 
-// The flags twice: as vec4 for the bulk (the first n/4 vec4), as u32 for the tail.
-@group(0) @binding(0) var<storage, read>       flags4 : array<vec4<u32>>;
-// Exactly N words: its length is the number of flags.
-@group(0) @binding(1) var<storage, read>       flags  : array<u32>;
+// With shaders/input.wgsl (the flags at bindings 0 and 1: `input` is exactly the
+// capacity in words) and shaders/live.wgsl (the live uniform at binding 7).
 @group(0) @binding(2) var<storage, read_write> bits   : array<u32>;
 // `pack_bits_counted`: one count per tile of the capacity.
 @group(0) @binding(3) var<storage, read_write> tile_counts : array<u32>;
-// The live length: flags past live.x are invisible, so that one compaction
-// prepared for a capacity serves any count up to it (set per encode, or copied
-// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
-@group(0) @binding(7) var<uniform> live : vec4<u32>;
 
 // nibbles[k·WORKGROUP_SIZE + li]: the visible flags of invocation li's vec4 of row k.
 var<workgroup> nibbles : array<u32, CHUNK / 4u>;
-
-fn flag(i : u32, n : u32) -> u32 {
-  if (i < n) {
-    return flags[i];
-  }
-  return 0u;
-}
-
-// Flags 4·v .. 4·v+3, zero past flag n.
-fn load4(v : u32, n : u32) -> vec4<u32> {
-  if (v < n / 4u) {
-    return flags4[v];
-  }
-  let e = 4u * v;
-  return vec4<u32>(flag(e, n), flag(e + 1u, n), flag(e + 2u, n), flag(e + 3u, n));
-}
-
-// The visible flags of a vec4 as four bits.
-fn nibble(f : vec4<u32>) -> u32 {
-  let b = select(vec4<u32>(0u), vec4<u32>(1u, 2u, 4u, 8u), f != vec4<u32>(0u));
-  return b.x | b.y | b.z | b.w;
-}
 
 // Row k of invocation li's eight vec4, as one nibble each in nibbles[].
 fn keep(li : u32, f0 : vec4<u32>, f1 : vec4<u32>, f2 : vec4<u32>, f3 : vec4<u32>,
@@ -76,7 +48,7 @@ fn pack_bits(
   @builtin(workgroup_id) wid : vec3<u32>,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  pack(li, wid.x + wid.y * groups.x);
+  pack(li, linear_workgroup(wid, groups));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -89,7 +61,7 @@ fn pack_bits_counted(
   if (li < WORKGROUP_SIZE / TILE_WORDS) {
     atomicStore(&chunk_counts[li], 0u);
   }
-  let chunk = wid.x + wid.y * groups.x;
+  let chunk = linear_workgroup(wid, groups);
   atomicAdd(&chunk_counts[li / TILE_WORDS], countOneBits(pack(li, chunk)));
   workgroupBarrier();
   let tile = chunk * (WORKGROUP_SIZE / TILE_WORDS) + li;
@@ -101,15 +73,16 @@ fn pack_bits_counted(
 // Packs chunk `chunk` (invocation li writes word li of it) and returns the word.
 // Call it from uniform control flow.
 fn pack(li : u32, chunk : u32) -> u32 {
-  let n = min(live.x, arrayLength(&flags));
+  let n = min(live.x, arrayLength(&input));
   let v = chunk * (CHUNK / 4u) + li;
   let w = WORKGROUP_SIZE;
   if ((chunk + 1u) * (CHUNK / 4u) <= n / 4u) {
-    keep(li, flags4[v], flags4[v + w], flags4[v + 2u * w], flags4[v + 3u * w],
-         flags4[v + 4u * w], flags4[v + 5u * w], flags4[v + 6u * w], flags4[v + 7u * w]);
+    keep(li, input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w],
+         input4[v + 4u * w], input4[v + 5u * w], input4[v + 6u * w], input4[v + 7u * w]);
   } else {
-    keep(li, load4(v, n), load4(v + w, n), load4(v + 2u * w, n), load4(v + 3u * w, n),
-         load4(v + 4u * w, n), load4(v + 5u * w, n), load4(v + 6u * w, n), load4(v + 7u * w, n));
+    keep(li, load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
+         load4_checked(v + 3u * w, n), load4_checked(v + 4u * w, n), load4_checked(v + 5u * w, n),
+         load4_checked(v + 6u * w, n), load4_checked(v + 7u * w, n));
   }
   workgroupBarrier();
   // Word li of the chunk: row li/32, whose 32 flags are the vec4 of invocations

@@ -18,18 +18,9 @@ override FLAGS_INPUT : bool = true;
 @group(0) @binding(2) var<storage, read_write> block_sums : array<u32>;
 // Only `scan_block_traced` uses it: (STEPS + 1) snapshots of every block.
 @group(0) @binding(3) var<storage, read_write> trace      : array<u32>;
-// The live length: flags past live.x are invisible, so that one compaction
-// prepared for a capacity serves any count up to it (set per encode, or copied
-// from a buffer a culling pass wrote). Binding 7 in every kernel that reads flags.
-@group(0) @binding(7) var<uniform> live : vec4<u32>;
+// (With shaders/live.wgsl: the live uniform at binding 7, linear_workgroup.)
 
 var<workgroup> tmp : array<u32, BLOCK>;
-
-// live.z: the first workgroup of this dispatch where it is recorded in slices
-// (`Compactor::encode_slice`), else 0.
-fn linear_workgroup(wid : vec3<u32>, groups : vec3<u32>) -> u32 {
-  return live.z + wid.x + wid.y * groups.x;
-}
 
 // Level 0 stops at the live length (its blocks past it scan zeros); the upper
 // levels scan every block sum.

@@ -17,8 +17,7 @@ const TILE : u32 = 4096u;
 @group(0) @binding(1) var<storage, read_write> count       : array<u32>;
 // DrawIndirectArgs: instance_count is [1].
 @group(0) @binding(2) var<storage, read_write> indirect    : array<u32, 4>;
-// x: the live length, y: the capacity in flags. Binding 7 in every kernel that reads flags.
-@group(0) @binding(7) var<uniform> live : vec4<u32>;
+// (With shaders/live.wgsl: the live uniform at binding 7.)
 
 var<workgroup> sums : array<u32, WORKGROUP_SIZE>;
 

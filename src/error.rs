@@ -61,6 +61,32 @@ pub enum Error {
         /// What it does not do.
         what: &'static str,
     },
+    /// A payload of a size the kernels do not copy.
+    PayloadWords {
+        /// The words per object asked for.
+        words: u32,
+        /// The most (the least is 1).
+        max: u32,
+    },
+    /// A buffer the compaction binds would be larger than one storage binding of
+    /// the device holds (or than u32 numbers address).
+    BindingTooLarge {
+        /// Which buffer.
+        buffer: &'static str,
+        /// The bytes it would bind.
+        bytes: u64,
+        /// The most a binding holds.
+        limit: u64,
+    },
+    /// Two ranges of one of your buffers that the compaction cannot bind together:
+    /// one pass reads one and writes the other (wgpu refuses that), or they overlap
+    /// where one is written.
+    Aliased {
+        /// The first range (`"flags"`, `"indices"`, `"payload"`, …).
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+    },
     /// A live length past the compaction's capacity.
     LengthTooLarge {
         /// The length asked for.
@@ -125,6 +151,21 @@ impl std::fmt::Display for Error {
                  (Compactor::required_limits says what each method needs)"
             ),
             Error::Unsupported { method, what } => write!(f, "`{method}` does not take {what}"),
+            Error::PayloadWords { words, max } => write!(
+                f,
+                "a payload of {words} u32 per object: the kernels copy 1 to {max}"
+            ),
+            Error::BindingTooLarge { buffer, bytes, limit } => write!(
+                f,
+                "the {buffer} binding would be {bytes} bytes, but this device binds at most {limit} \
+                 (max_storage_buffer_binding_size)"
+            ),
+            Error::Aliased { first, second } => write!(
+                f,
+                "the {first} and {second} ranges are in one buffer where a pass reads one and \
+                 writes the other, or they overlap: give them separate buffers (or ranges that \
+                 do not overlap, where both are written)"
+            ),
             Error::LengthTooLarge { len, capacity } => write!(
                 f,
                 "a live length of {len} flags is past the {capacity} this compaction was prepared for"

@@ -10,7 +10,7 @@ pub const STEPS: usize = 8;
 pub const TILE: usize = 4096;
 /// The single-pass methods' tile states hold 30-bit counts: they take fewer flags than this.
 pub const TILE_MAX_FLAGS: u64 = 1 << 30;
-/// Marks a flag that received no output slot in [`crate::trace::AtomicTrace::slots`].
+/// Marks a flag that received no output slot in [`crate::teaching::trace::AtomicTrace::slots`].
 pub const NO_SLOT: u32 = u32::MAX;
 
 /// Invocations per workgroup of the look-back kernels.
@@ -21,6 +21,10 @@ pub(crate) const ATOMIC_WORKGROUP: usize = 64;
 pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
 /// Invocations per workgroup of `tile_counts` (four bit words each).
 pub(crate) const TILE_COUNTS_WORKGROUP: usize = 256;
+/// Invocations per workgroup of `segment_args` (one segment each).
+pub(crate) const SEGMENT_ARGS_WORKGROUP: usize = 64;
+/// The most u32 words of payload per object.
+pub(crate) const MAX_PAYLOAD_WORDS: u32 = 16;
 /// Invocations of `scan_tiles`' one workgroup.
 pub(crate) const SCAN_TILES_WORKGROUP: usize = 256;
 /// Tile counts each `scan_tiles` invocation takes a round (and the most it can).

@@ -70,6 +70,15 @@ impl Method {
         )
     }
 
+    /// Whether the method copies a payload ([`crate::CompactionDesc::payload`]):
+    /// the order-keeping ones, whose kernels write every index to a slot that does
+    /// not vary.
+    pub fn takes_payload(self) -> bool {
+        crate::gpu::catalogue::KernelId::of(self)
+            .iter()
+            .all(|id| id.spec().payload != crate::gpu::catalogue::Payload::Refused)
+    }
+
     /// Whether the method also reads bits ([`crate::Input::Bits`]).
     pub fn reads_bits(self) -> bool {
         matches!(self, Method::LookbackBits | Method::PackedScan)

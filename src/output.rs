@@ -39,6 +39,33 @@ pub struct IndexedIndirectArgs {
 
 const _: () = assert!(std::mem::size_of::<IndexedIndirectArgs>() == 20);
 
+/// One mesh's objects and draw, for a segmented compaction
+/// ([`crate::CompactionDesc::segments`]): the objects from `first_object` up to
+/// the next segment's (the last segment's: up to the live length) are this
+/// mesh's instances. `first_object`s must not decrease (a segment that starts
+/// before its predecessor's start is empty to it: its predecessor ends where it
+/// starts). For a non-indexed compaction, `index_count` and `first_index` are the
+/// vertex count and the first vertex, and `base_vertex` is ignored.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Segment {
+    /// The segment's first object, counted as the flags are (from the flags' offset).
+    pub first_object: u32,
+    /// Indices (or vertices) per instance of the mesh.
+    pub index_count: u32,
+    /// The mesh's first index (or vertex).
+    pub first_index: u32,
+    /// Added to each index (indexed draws).
+    pub base_vertex: i32,
+}
+
+const _: () = assert!(std::mem::size_of::<Segment>() == 16);
+
+impl Segment {
+    /// Its u32 words on the GPU.
+    pub(crate) const WORDS: u64 = 4;
+}
+
 /// Which indirect draw a compaction's arguments are for. At `prepare` it says
 /// what to write (`instance_count` is ignored: the GPU writes it); read back, it
 /// is what the GPU wrote.
@@ -98,6 +125,15 @@ impl DrawArgs {
         out
     }
 
+    /// This draw's arguments with `instance_count` set.
+    pub(crate) fn with_instances(mut self, instances: u32) -> Self {
+        match &mut self {
+            DrawArgs::NonIndexed(args) => args.instance_count = instances,
+            DrawArgs::Indexed(args) => args.instance_count = instances,
+        }
+        self
+    }
+
     /// The indirect buffer's length in words.
     pub(crate) fn words(&self) -> u64 {
         self.bytes().len() as u64 / 4
@@ -118,6 +154,12 @@ pub struct CompactionOutput {
     /// [`Compaction::live`](crate::Compaction::live)): past the capacity, the
     /// GPU's count (`encode_len_from`) was clamped to the capacity.
     pub requested: u32,
+    /// The payload copies, `count · words` u32 (empty without a payload).
+    pub payload: Vec<u32>,
+    /// One draw record per segment (empty without segments).
+    pub segment_args: Vec<DrawArgs>,
+    /// One past the last segment with a visible object (0 without segments).
+    pub draw_count: u32,
 }
 
 impl CompactionOutput {

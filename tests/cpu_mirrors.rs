@@ -3,7 +3,8 @@
 
 mod common;
 
-use wgpu_compaction::{cpu, DrawArgs, Method};
+use wgpu_compaction::teaching::cpu;
+use wgpu_compaction::{DrawArgs, Method};
 
 fn plain(flags: &[u32]) -> Vec<u32> {
     (0..flags.len() as u32)

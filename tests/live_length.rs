@@ -6,7 +6,8 @@
 mod common;
 
 use common::{compactor, expected_indices};
-use wgpu_compaction::{cpu, Compactor, DrawArgs, LookbackOptions, Method};
+use wgpu_compaction::teaching::{cpu, LookbackOptions};
+use wgpu_compaction::{Compactor, DrawArgs, Method};
 
 const CAPACITY: usize = 20_000;
 
@@ -22,7 +23,7 @@ fn paired_compactor() -> Compactor {
 }
 
 /// A frame's live length: the edges first, then a seeded walk.
-fn length(frame: usize, rng: &mut wgpu_compaction::cpu::inputs::XorShift64) -> usize {
+fn length(frame: usize, rng: &mut wgpu_compaction::teaching::cpu::inputs::XorShift64) -> usize {
     const EDGES: [usize; 10] = [0, 1, 63, 64, 255, 256, 4095, 4096, 4097, CAPACITY];
     EDGES
         .get(frame)
@@ -59,7 +60,7 @@ fn follow_the_live_length(compactor: &Compactor, methods: &[Method]) {
         let compaction = compactor
             .prepare(&buffer, CAPACITY as u64, method, 6)
             .expect("prepare");
-        let mut rng = wgpu_compaction::cpu::inputs::XorShift64::new(7);
+        let mut rng = wgpu_compaction::teaching::cpu::inputs::XorShift64::new(7);
         for frame in 0..100 {
             let len = length(frame, &mut rng);
             let mut encoder = device.create_command_encoder(&Default::default());
@@ -123,7 +124,7 @@ fn look_back_tiles_past_the_live_length_still_rewrite_their_states() {
 }
 
 fn rewrite_states(compactor: &Compactor, methods: &[Method]) {
-    let tile = wgpu_compaction::layout::TILE;
+    let tile = wgpu_compaction::teaching::layout::TILE;
     let capacity = 10 * tile;
     let buffer = compactor
         .upload(&common::random(capacity, 0.5, 3))
@@ -225,7 +226,7 @@ fn encode_with_takes_every_length_source_and_times_its_pass() {
             );
         }
         // The last pass's timestamps, where the device has them.
-        let mut stamps = wgpu_compaction::Readback::default();
+        let mut stamps = wgpu_compaction::teaching::Readback::default();
         if let Some(set) = &set {
             let resolve = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("tests:resolve"),

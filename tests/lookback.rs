@@ -10,10 +10,9 @@ mod common;
 use std::sync::OnceLock;
 
 use common::{expected_indices, read_words, save_failure, wild_flags, DENSITIES, SIZES};
-use wgpu_compaction::layout::TILE;
-use wgpu_compaction::{
-    cpu, Compaction, CompactionOutput, Compactor, DrawArgs, Error, LookbackOptions, Method,
-};
+use wgpu_compaction::teaching::layout::TILE;
+use wgpu_compaction::teaching::{cpu, LookbackOptions};
+use wgpu_compaction::{Compaction, CompactionOutput, Compactor, DrawArgs, Error, Method};
 
 /// The ways the look-back kernels are built, on one device.
 struct Variants {

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{compactor, expected_indices, read_words, save_failure, wild_flags, DENSITIES, SIZES};
-use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
+use wgpu_compaction::teaching::cpu;
+use wgpu_compaction::{Compactor, DrawArgs, Method};
 
 fn check(method: Method, flags: &[u32], case: &str) {
     let got = pollster::block_on(compactor().run(flags, method))

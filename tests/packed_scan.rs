@@ -7,8 +7,9 @@
 mod common;
 
 use common::{expected_indices, read_words, save_failure, wild_flags};
-use wgpu_compaction::layout::TILE;
-use wgpu_compaction::{cpu, CompactionDesc, Compactor, Input, LookbackOptions, Method};
+use wgpu_compaction::teaching::layout::TILE;
+use wgpu_compaction::teaching::{cpu, LookbackOptions};
+use wgpu_compaction::{CompactionDesc, Compactor, Input, Method};
 
 /// Sizes around a bit word, a vec4 of words, a tile and a `tile_counts` workgroup (8 tiles).
 const SIZES: [usize; 13] = [

@@ -10,7 +10,8 @@ mod common;
 use common::{compactor, expected_indices, save_failure};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use wgpu_compaction::{cpu, Compactor, DrawArgs, Method};
+use wgpu_compaction::teaching::cpu;
+use wgpu_compaction::{Compactor, DrawArgs, Method};
 
 const DEFAULT_CASES: u32 = 32;
 const DEFAULT_SEED: u64 = 0x5eed_c0de;
@@ -45,11 +46,11 @@ fn cases() -> impl Strategy<Value = Case> {
 
 fn flags_of(case: &Case) -> Vec<u32> {
     let base = if case.clustered {
-        wgpu_compaction::cpu::inputs::clustered(case.n, case.density, 8, case.seed)
+        wgpu_compaction::teaching::cpu::inputs::clustered(case.n, case.density, 8, case.seed)
     } else {
         common::random(case.n, case.density, case.seed)
     };
-    let mut rng = wgpu_compaction::cpu::inputs::XorShift64::new(case.seed ^ 0xa5a5);
+    let mut rng = wgpu_compaction::teaching::cpu::inputs::XorShift64::new(case.seed ^ 0xa5a5);
     base.into_iter()
         .map(|f| match (f, case.values) {
             (0, _) => 0,

@@ -6,7 +6,7 @@
 
 mod common;
 
-use wgpu_compaction::cpu::inputs::random;
+use wgpu_compaction::teaching::cpu::inputs::random;
 use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Error, Method};
 
 fn read(

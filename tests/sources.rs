@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use wgpu_compaction::{shader_sources, LookbackOptions, Method};
+use wgpu_compaction::teaching::{shader_sources, LookbackOptions};
+use wgpu_compaction::Method;
 
 fn read(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
@@ -53,30 +54,35 @@ fn every_module_is_its_files_joined() {
 }
 
 #[test]
-fn the_look_back_takes_the_scan_of_its_build() {
+fn the_tile_kernels_take_the_scan_of_their_build() {
     let files = |subgroups| {
         shader_sources(Method::Lookback, &LookbackOptions::default(), subgroups)[0]
             .files
             .clone()
     };
-    assert_eq!(
-        files(false),
+    let composed = |scan| {
         [
+            "shaders/tiles.wgsl",
             "shaders/lookback.wgsl",
-            "shaders/lookback_portable.wgsl",
-            "shaders/lookback_stats.wgsl"
+            "shaders/tile_atomic.wgsl",
+            "shaders/tile_scatter_bits.wgsl",
+            "shaders/tile_write.wgsl",
+            scan,
+            "shaders/lookback_stats.wgsl",
+            "shaders/input.wgsl",
+            "shaders/live.wgsl",
         ]
-    );
-    assert_eq!(
-        files(true),
-        [
-            "shaders/lookback.wgsl",
-            "shaders/lookback_subgroups.wgsl",
-            "shaders/lookback_stats.wgsl"
-        ]
-    );
+    };
+    assert_eq!(files(false), composed("shaders/lookback_portable.wgsl"));
+    assert_eq!(files(true), composed("shaders/lookback_subgroups.wgsl"));
+    let labels = |subgroups| {
+        let modules = shader_sources(Method::Lookback, &LookbackOptions::default(), subgroups);
+        modules.iter().map(|m| m.label.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(labels(false), ["tiles", "indirect_args"]);
+    assert_eq!(labels(true), ["tiles:subgroups", "indirect_args"]);
     let scan = shader_sources(Method::Scan, &LookbackOptions::default(), false);
-    let labels: Vec<_> = scan.iter().map(|m| m.label).collect();
+    let labels: Vec<_> = scan.iter().map(|m| m.label.as_str()).collect();
     assert_eq!(
         labels,
         ["scan_block", "add_offsets", "scatter", "indirect_args"]
@@ -84,7 +90,7 @@ fn the_look_back_takes_the_scan_of_its_build() {
     let levels: Vec<_> = scan[0]
         .pipelines
         .iter()
-        .map(|p| (p.label, p.constants.clone()))
+        .map(|p| (p.label.as_str(), p.constants.clone()))
         .collect();
     assert_eq!(
         levels,

@@ -4,15 +4,16 @@
 mod common;
 
 use common::{compactor, wild_flags};
-use wgpu_compaction::layout::NO_SLOT;
-use wgpu_compaction::{cpu, Error, Method, MAX_TRACE_FLAGS};
+use wgpu_compaction::teaching::layout::NO_SLOT;
+use wgpu_compaction::teaching::{self, cpu, MAX_TRACE_FLAGS};
+use wgpu_compaction::{Error, Method};
 
 #[test]
 fn scan_trace_matches_cpu() {
     for &n in &[0usize, 1, 10, 255, 256, 257, 1000, 4096, 8192] {
         for &density in &[0.0, 0.3, 1.0] {
             let flags = common::random(n, density, n as u64 + 11);
-            let gpu = pollster::block_on(compactor().trace_scan(&flags)).expect("trace");
+            let gpu = pollster::block_on(teaching::trace_scan(compactor(), &flags)).expect("trace");
             let cpu = cpu::trace_scan(&flags);
             assert_eq!(gpu.levels.len(), cpu.levels.len(), "n={n}");
             for (level, (g, c)) in gpu.levels.iter().zip(&cpu.levels).enumerate() {
@@ -22,7 +23,7 @@ fn scan_trace_matches_cpu() {
         }
     }
     let wild = wild_flags(3000, 0.5, 5);
-    let gpu = pollster::block_on(compactor().trace_scan(&wild)).expect("trace");
+    let gpu = pollster::block_on(teaching::trace_scan(compactor(), &wild)).expect("trace");
     assert_eq!(gpu, cpu::trace_scan(&wild));
 }
 
@@ -68,7 +69,8 @@ fn cpu_trace_steps_are_hillis_steele() {
 fn atomic_trace_slots_point_at_their_index() {
     let flags = common::random(3000, 0.4, 3);
     for method in [Method::Atomic, Method::Aggregated] {
-        let trace = pollster::block_on(compactor().trace_atomic(&flags, method)).expect("trace");
+        let trace =
+            pollster::block_on(teaching::trace_atomic(compactor(), &flags, method)).expect("trace");
         assert_eq!(
             trace.count as usize,
             flags.iter().filter(|&&f| f != 0).count()
@@ -86,9 +88,9 @@ fn atomic_trace_slots_point_at_their_index() {
 #[test]
 fn traces_refuse_arrays_too_large_to_read() {
     let flags = vec![1u32; MAX_TRACE_FLAGS + 1];
-    let err = pollster::block_on(compactor().trace_scan(&flags)).expect_err("refuses");
+    let err = pollster::block_on(teaching::trace_scan(compactor(), &flags)).expect_err("refuses");
     assert!(matches!(err, Error::TraceTooLarge { .. }), "{err}");
-    let err =
-        pollster::block_on(compactor().trace_atomic(&flags, Method::Atomic)).expect_err("refuses");
+    let err = pollster::block_on(teaching::trace_atomic(compactor(), &flags, Method::Atomic))
+        .expect_err("refuses");
     assert!(matches!(err, Error::TraceTooLarge { .. }), "{err}");
 }

@@ -21,8 +21,9 @@ use crate::{flags, Error};
 use convert::{js_error, object};
 use render::{run_gpu, Canvas, Draw, Gpu};
 use shared::{listen, shared_gpu, unlisten, SharedGpu};
-use wgpu_compaction::trace::TileSchedule;
-use wgpu_compaction::{cpu, layout, Compactor, DrawArgs, LookbackOptions, Method, MAX_TRACE_FLAGS};
+use wgpu_compaction::teaching::trace::TileSchedule;
+use wgpu_compaction::teaching::{self, cpu, layout, LookbackOptions, MAX_TRACE_FLAGS};
+use wgpu_compaction::{Compactor, DrawArgs, Method};
 
 /// The most flags the page, its elements and this API take, whatever the
 /// device: past it a call is refused from the length alone.
@@ -277,7 +278,7 @@ impl Playground {
                 Some(gpu) => {
                     let _turn = gpu.shared.lock.lock().await;
                     gpu.shared.check().map_err(js_error)?;
-                    let trace = gpu.shared.compactor.trace_scan(&flags).await;
+                    let trace = teaching::trace_scan(&gpu.shared.compactor, &flags).await;
                     trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
                 }
                 None => {
@@ -303,7 +304,7 @@ impl Playground {
                 Some(gpu) => {
                     let _turn = gpu.shared.lock.lock().await;
                     gpu.shared.check().map_err(js_error)?;
-                    let trace = gpu.shared.compactor.trace_atomic(&flags, method).await;
+                    let trace = teaching::trace_atomic(&gpu.shared.compactor, &flags, method).await;
                     trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
                 }
                 None => {
@@ -352,9 +353,7 @@ impl Playground {
                     let _turn = gpu.shared.lock.lock().await;
                     gpu.shared.check().map_err(js_error)?;
                     let compactor = &gpu.shared.compactor;
-                    let trace = compactor
-                        .trace_tiles_scheduled(&flags, method, &schedule)
-                        .await;
+                    let trace = teaching::trace_tiles(compactor, &flags, method, &schedule).await;
                     (
                         trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?,
                         "gpu",

@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use compaction_playground::draw_instances::{Grid, OffscreenImage};
 use compaction_playground::{flags, GpuContext};
-use wgpu_compaction::{Compactor, Method, Readback};
+use wgpu_compaction::teaching::Readback;
+use wgpu_compaction::{Compactor, Method};
 
 fn compactor() -> &'static Compactor {
     static GPU: OnceLock<(GpuContext, Compactor)> = OnceLock::new();

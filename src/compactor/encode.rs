@@ -184,9 +184,7 @@ impl Compactor {
         if compaction.slice_base.swap(false, Ordering::Relaxed) {
             encoder.clear_buffer(&compaction.live, SLICE_BASE_BYTE, Some(WORD));
         }
-        if needs_cleared_count(compaction) {
-            encoder.clear_buffer(&compaction.count, 0, None);
-        }
+        clear_before(encoder, compaction);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(compaction.pass_label()),
@@ -202,14 +200,12 @@ impl Compactor {
     }
 
     pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
-        self.pipelines
-            .kernel(&self.device, dispatch.kernel)
-            .dispatch(
-                pass,
-                &dispatch.bind_group,
-                dispatch.invocations,
-                self.max_workgroups_per_dimension,
-            );
+        dispatch.kernel.dispatch(
+            pass,
+            &dispatch.bind_group,
+            dispatch.invocations,
+            self.max_workgroups_per_dimension,
+        );
     }
 
     /// Uploads `flags`, compacts them with `method` and reads everything back.
@@ -291,6 +287,17 @@ fn check_length_source(source: &wgpu::Buffer, offset: u64) -> Result<()> {
     Ok(())
 }
 
+/// What must start at zero before a compaction's pass: the count where the
+/// method needs it, and the draw count of its segments (an atomic maximum).
+pub(super) fn clear_before(encoder: &mut wgpu::CommandEncoder, compaction: &Compaction) {
+    if needs_cleared_count(compaction) {
+        encoder.clear_buffer(&compaction.count, 0, None);
+    }
+    if let Some((buffer, offset)) = compaction.draw_count() {
+        encoder.clear_buffer(buffer, offset, Some(WORD));
+    }
+}
+
 /// Whether the count must start at zero: the atomics count up, an empty scan
 /// writes no block sum, an empty look-back has no last tile.
 pub(super) fn needs_cleared_count(compaction: &Compaction) -> bool {
@@ -303,7 +310,8 @@ pub(super) fn needs_cleared_count(compaction: &Compaction) -> bool {
 
 impl Compaction {
     /// Records copies of the outputs (indices, count, indirect arguments, the
-    /// length asked for) into staging buffers; after the submission,
+    /// length asked for, the payload copies and the segment records where it has
+    /// them) into staging buffers; after the submission,
     /// [`PendingOutput::read`] maps them. `Err(ForeignCompaction)` for an encoder
     /// of another device than the compaction's (`device` names it; wgpu tells
     /// the devices of one instance apart).
@@ -329,11 +337,25 @@ impl Compaction {
         encoder: &mut wgpu::CommandEncoder,
         readback: &mut Readback,
     ) -> OutputSlots {
+        let mut copy = |(buffer, offset): (&wgpu::Buffer, u64), words: u64| {
+            readback.copy_at(device, encoder, buffer, offset, words)
+        };
+        let payload_words = self.payload.as_ref().map_or(0, |p| p.words);
         OutputSlots {
-            indices: readback.copy(device, encoder, &self.indices, 0, self.capacity),
-            count: readback.copy(device, encoder, &self.count, 0, 1),
-            indirect: readback.copy(device, encoder, &self.indirect, 0, self.draw.words()),
-            requested: readback.copy(device, encoder, &self.live, 0, 1),
+            indices: copy(self.indices.at(), self.capacity),
+            count: copy((&self.count, 0), 1),
+            indirect: copy(self.indirect.at(), self.draw.words()),
+            requested: copy((&self.live, 0), 1),
+            payload: self
+                .payload()
+                .map(|at| copy(at, self.capacity * u64::from(payload_words))),
+            payload_words,
+            segments: self.segments.as_ref().map(|s| {
+                copy(
+                    s.args.at(),
+                    super::prepare::segment_args_words(self.draw, s.count),
+                )
+            }),
             draw: self.draw,
         }
     }
@@ -345,6 +367,10 @@ pub(crate) struct OutputSlots {
     count: usize,
     indirect: usize,
     requested: usize,
+    payload: Option<usize>,
+    payload_words: u32,
+    /// The segment records, then the draw count.
+    segments: Option<usize>,
     draw: DrawArgs,
 }
 
@@ -356,11 +382,33 @@ impl OutputSlots {
         let indirect = self.draw.read(&read[self.indirect]);
         let mut indices = std::mem::take(&mut read[self.indices]);
         indices.truncate(count as usize);
+        let payload = self.payload.map_or(Vec::new(), |slot| {
+            let mut words = std::mem::take(&mut read[slot]);
+            words.truncate(count as usize * self.payload_words as usize);
+            words
+        });
+        let (segment_args, draw_count) = match self.segments {
+            Some(slot) => {
+                let words = std::mem::take(&mut read[slot]);
+                let record = self.draw.words() as usize;
+                let records = words.len().saturating_sub(1) / record;
+                let args = words
+                    .chunks_exact(record)
+                    .take(records)
+                    .map(|w| self.draw.read(w))
+                    .collect();
+                (args, words.last().copied().unwrap_or(0))
+            }
+            None => (Vec::new(), 0),
+        };
         CompactionOutput {
             indices,
             count,
             indirect,
             requested: read[self.requested].first().copied().unwrap_or(0),
+            payload,
+            segment_args,
+            draw_count,
         }
     }
 }

@@ -1,10 +1,10 @@
 //! What each method's kernels need of the device, checked before anything is
 //! built: a device below it gets `Error::Limit` from `prepare`, never a failed
-//! pipeline later. The figures are the kernels' own (`gpu::tests` derives them
-//! from the WGSL with naga and fails when they drift).
+//! pipeline later. The figures are the catalogue's (`gpu::catalogue`; `gpu::tests`
+//! derives them from the WGSL with naga and fails when they drift).
 
-use super::pipelines::KernelId;
 use crate::error::{Error, Result};
+use crate::gpu::catalogue::{KernelId, Payload, PAYLOAD_BINDINGS};
 use crate::Method;
 
 /// One kernel's needs.
@@ -28,57 +28,32 @@ impl Needs {
     }
 }
 
-const fn needs(
-    storage_buffers: u32,
-    uniform_buffers: u32,
-    workgroup_storage: u32,
-    invocations: u32,
-) -> Needs {
+/// What kernel `id` needs, in a compaction that copies a payload or not.
+pub(crate) fn kernel_needs(id: KernelId, payload: bool) -> Needs {
+    let spec = id.spec();
+    let copies = payload && matches!(spec.payload, Payload::Composed | Payload::Entry(_));
+    let payload_buffers = if copies { PAYLOAD_BINDINGS.len() } else { 0 };
     Needs {
-        storage_buffers,
-        uniform_buffers,
-        workgroup_storage,
-        invocations,
+        storage_buffers: (spec.bindings.len() + payload_buffers) as u32,
+        uniform_buffers: u32::from(spec.reads_live),
+        workgroup_storage: spec.workgroup_storage,
+        invocations: spec.workgroup_size as u32,
     }
 }
 
-/// The look-back module's shared memory per kernel, the larger of the portable and
-/// the subgroup composition: with subgroups, two staged rows and 512 B of subgroup
-/// totals; portable, one staged row and the scan's 2 KiB (`gpu::lookback::STAGE_ROWS`).
-/// `lookback_bits` stages one row in both, and `tile_atomic` and `tile_scatter_bits`
-/// have no look-back state.
-const LOOKBACK_WORKGROUP_STORAGE: u32 = 4632;
-const LOOKBACK_BITS_WORKGROUP_STORAGE: u32 = 4128;
-const TILE_ATOMIC_WORKGROUP_STORAGE: u32 = 4616;
-const SCATTER_WORKGROUP_STORAGE: u32 = 4608;
-
-/// What kernel `id` needs (traced scan blocks bind one more buffer).
-pub(crate) fn kernel_needs(id: KernelId) -> Needs {
-    match id {
-        KernelId::AtomicCounter => needs(3, 1, 0, 64),
-        KernelId::AtomicAggregated => needs(3, 1, 8, 64),
-        KernelId::ScanBlock { traced, .. } => needs(3 + u32::from(traced), 1, 1024, 256),
-        KernelId::AddOffsets => needs(2, 1, 0, 256),
-        KernelId::Scatter => needs(3, 1, 0, 64),
-        KernelId::IndirectArgs => needs(2, 0, 0, 1),
-        KernelId::PackBits => needs(3, 1, 8192, 256),
-        KernelId::PackBitsCounted => needs(4, 1, 8200, 256),
-        KernelId::Lookback | KernelId::LookbackPaired => {
-            needs(6, 1, LOOKBACK_WORKGROUP_STORAGE, 128)
-        }
-        KernelId::LookbackBits => needs(6, 1, LOOKBACK_BITS_WORKGROUP_STORAGE, 128),
-        KernelId::TileAtomic => needs(5, 1, TILE_ATOMIC_WORKGROUP_STORAGE, 128),
-        KernelId::TileCounts => needs(3, 1, 32, 256),
-        KernelId::ScanTiles => needs(3, 1, 1024, 256),
-        KernelId::TileScatterBits => needs(4, 1, SCATTER_WORKGROUP_STORAGE, 128),
-    }
-}
-
-fn method_needs(method: Method) -> Needs {
+/// What a compaction of `method` needs: its kernels (the traced scan block is the
+/// playground's; a segmented compaction adds `segment_args`), with a payload or not.
+pub(crate) fn compaction_needs(method: Method, payload: bool, segments: bool) -> Needs {
     KernelId::of(method)
         .iter()
-        .map(|&id| kernel_needs(id))
+        .filter(|&&id| segments || id != KernelId::SegmentArgs)
+        .map(|&id| kernel_needs(id, payload))
         .fold(Needs::default(), Needs::max)
+}
+
+/// The most `method` may need: with a payload and segments where it takes them.
+fn method_needs(method: Method) -> Needs {
+    compaction_needs(method, method.takes_payload(), true)
 }
 
 /// `wgpu::Limits::downlevel_defaults()` raised to what `method` needs.
@@ -103,9 +78,8 @@ pub(crate) fn required_limits(method: Method) -> wgpu::Limits {
     }
 }
 
-/// `Ok` when `limits` hold every kernel of `method`.
-pub(crate) fn check(method: Method, limits: &wgpu::Limits) -> Result<()> {
-    let needs = method_needs(method);
+/// `Ok` when `limits` hold what a compaction of `method` needs (see `compaction_needs`).
+pub(crate) fn check(method: Method, needs: Needs, limits: &wgpu::Limits) -> Result<()> {
     let checks = [
         (
             "max_storage_buffers_per_shader_stage",

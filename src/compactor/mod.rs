@@ -4,22 +4,23 @@
 
 mod encode;
 pub(crate) mod limits;
-pub(crate) mod pipelines;
 mod prepare;
 mod slices;
-mod trace;
+pub(crate) mod trace;
 
 pub use encode::{EncodeOptions, Length, PendingOutput};
-pub use prepare::{CompactionDesc, Input};
-pub use trace::MAX_TRACE_FLAGS;
+pub use prepare::{BufferAt, CompactionDesc, Input, PayloadDesc, SegmentsDesc};
+
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::gpu::kernel::storage_buffer;
-use crate::gpu::lookback::LookbackOptions;
+use crate::gpu::catalogue::KernelId;
+use crate::gpu::kernel::{storage_buffer, words_at, Kernel};
+use crate::gpu::options::LookbackOptions;
+use crate::gpu::pipelines::{Pipelines, Variant};
 use crate::layout::{TILE_MAX_FLAGS, WORD};
 use crate::output::DrawArgs;
 use crate::Method;
-use pipelines::{KernelId, Pipelines};
 
 /// How many `encode_len` calls of one compaction in one submission keep their
 /// own lengths (each has a slot, reused after this many).
@@ -27,9 +28,59 @@ pub const LENGTH_SLOTS: u32 = 64;
 
 /// One recorded dispatch: a pipeline, its bindings, how many invocations.
 struct Dispatch {
-    kernel: KernelId,
+    kernel: Arc<Kernel>,
     bind_group: wgpu::BindGroup,
     invocations: u64,
+    /// The scan's block scans: the recursion level (for traces).
+    scan_level: Option<usize>,
+}
+
+/// An output range: a buffer of the compaction's own (from offset 0), or a range
+/// of the caller's.
+#[derive(Clone)]
+struct Output {
+    buffer: wgpu::Buffer,
+    offset: u64,
+    own: bool,
+}
+
+impl Output {
+    fn own(buffer: wgpu::Buffer) -> Self {
+        Self {
+            buffer,
+            offset: 0,
+            own: true,
+        }
+    }
+
+    fn yours((buffer, offset): BufferAt) -> Self {
+        Self {
+            buffer: buffer.clone(),
+            offset,
+            own: false,
+        }
+    }
+
+    /// Its first `words` u32, as a binding.
+    fn binding(&self, words: u64) -> wgpu::BufferBinding<'_> {
+        words_at(&self.buffer, self.offset, words)
+    }
+
+    fn at(&self) -> BufferAt<'_> {
+        (&self.buffer, self.offset)
+    }
+}
+
+/// The dense copies of the visible objects' payloads.
+struct PayloadOut {
+    words: u32,
+    out: Output,
+}
+
+/// The per-segment draw records, then the draw count.
+struct SegmentsOut {
+    count: u32,
+    args: Output,
 }
 
 /// The buffers of one level of the recursive scan.
@@ -49,13 +100,15 @@ pub struct Compaction {
     label: Option<String>,
     capacity: u64,
     input: Input,
-    indices: wgpu::Buffer,
+    indices: Output,
     count: wgpu::Buffer,
-    indirect: wgpu::Buffer,
+    indirect: Output,
     draw: DrawArgs,
     /// The live length (a uniform the kernels read).
     live: wgpu::Buffer,
     instance_count_to: Option<(wgpu::Buffer, u64)>,
+    payload: Option<PayloadOut>,
+    segments: Option<SegmentsOut>,
     levels: Vec<ScanLevel>,
     /// `LENGTH_SLOTS` words: each `encode_len`'s length, copied into `live` in the encoder.
     lengths: wgpu::Buffer,
@@ -102,11 +155,18 @@ impl Compaction {
         self.input
     }
 
-    /// The dense list of visible indices (its first `count` words are meaningful):
-    /// `STORAGE | VERTEX | COPY_SRC`, so a vertex shader can read it as a storage
-    /// buffer (`visibles[instance_index]`) or as an instance-rate attribute.
+    /// The buffer of the dense list of visible indices (from
+    /// [`Self::indices_offset`]; its first `count` words are meaningful): yours
+    /// ([`CompactionDesc::indices_to`]) or the compaction's own, `STORAGE |
+    /// VERTEX | COPY_SRC`, so that a vertex shader can read it as a storage buffer
+    /// (`visibles[instance_index]`) or as an instance-rate attribute.
     pub fn indices(&self) -> &wgpu::Buffer {
-        &self.indices
+        &self.indices.buffer
+    }
+
+    /// Where the indices start in [`Self::indices`], in bytes (0 in a buffer of its own).
+    pub fn indices_offset(&self) -> u64 {
+        self.indices.offset
     }
 
     /// One u32: the number of visible flags.
@@ -114,10 +174,48 @@ impl Compaction {
         &self.count
     }
 
-    /// The indirect arguments (16 or 20 bytes, as prepared) with `instance_count`
-    /// written on the GPU: for `draw_indirect` / `draw_indexed_indirect` at offset 0.
+    /// The buffer of the indirect arguments (16 or 20 bytes, as prepared, at
+    /// [`Self::indirect_offset`]) with `instance_count` written on the GPU: for
+    /// `draw_indirect` / `draw_indexed_indirect`. Yours
+    /// ([`CompactionDesc::indirect_to`]) or the compaction's own.
     pub fn indirect(&self) -> &wgpu::Buffer {
-        &self.indirect
+        &self.indirect.buffer
+    }
+
+    /// Where the indirect arguments are in [`Self::indirect`], in bytes.
+    pub fn indirect_offset(&self) -> u64 {
+        self.indirect.offset
+    }
+
+    /// The dense payload copies (see [`CompactionDesc::payload`]): the buffer
+    /// and the byte offset where visible object 0's words start; `None` without
+    /// a payload. A buffer of its own is `STORAGE | VERTEX | COPY_SRC`.
+    pub fn payload(&self) -> Option<(&wgpu::Buffer, u64)> {
+        self.payload.as_ref().map(|p| p.out.at())
+    }
+
+    /// The per-segment draw records (see [`CompactionDesc::segments`]): the buffer
+    /// and the byte offset of record 0, for `multi_draw_indexed_indirect(buffer,
+    /// offset, count)` (or the non-indexed one); `None` without segments. A
+    /// buffer of its own is `STORAGE | INDIRECT | COPY_SRC | COPY_DST`.
+    pub fn segment_args(&self) -> Option<(&wgpu::Buffer, u64)> {
+        self.segments.as_ref().map(|s| s.args.at())
+    }
+
+    /// The draw count after the segment records: the buffer and its byte offset,
+    /// for `multi_draw_indexed_indirect_count(.., buffer, offset, count)`. It is
+    /// one past the last segment with a visible object (0 when none is), so the
+    /// draws it skips are all empty.
+    pub fn draw_count(&self) -> Option<(&wgpu::Buffer, u64)> {
+        self.segments.as_ref().map(|s| {
+            let offset = s.args.offset + self.draw.words() * u64::from(s.count) * WORD;
+            (&s.args.buffer, offset)
+        })
+    }
+
+    /// How many segments it was prepared with (0 without).
+    pub fn segment_count(&self) -> u32 {
+        self.segments.as_ref().map_or(0, |s| s.count)
     }
 
     /// The live uniform, `vec4<u32>`: `x` the length asked for (what
@@ -136,7 +234,7 @@ impl Compaction {
 
     /// The single-pass methods' tile states: word 0 counts tickets, word `1 + t`
     /// is tile `t`'s state (value << 2 | status; see `shaders/lookback.wgsl`),
-    /// then [`crate::STAT_WORDS`] counters when built with `LookbackOptions::stats`.
+    /// then [`crate::teaching::STAT_WORDS`] counters when built with `LookbackOptions::stats`.
     pub fn tile_states(&self) -> Option<&wgpu::Buffer> {
         self.tile_states.as_ref()
     }
@@ -154,8 +252,8 @@ impl Compaction {
         self.packed_bits.as_ref()
     }
 
-    /// Frees its own GPU buffers now (outputs and scratch; never the flags buffer
-    /// or an `instance_count_to` target, which are yours). Work already submitted
+    /// Frees its own GPU buffers now (outputs and scratch; never the flags or any
+    /// buffer of yours it writes into). Work already submitted
     /// finishes first; a clone of one of its buffers is unusable after. Dropped
     /// instead, its buffers go when wgpu lets go of them: in a browser, when the
     /// JS GC collects their `GPUBuffer`s, which can keep tens of megabytes of GPU
@@ -183,21 +281,26 @@ impl Compaction {
             .levels
             .iter()
             .flat_map(|l| [Some(&l.prefix), l.block_sums.as_ref(), l.trace.as_ref()]);
-        let own = [
+        let outputs = [
             Some(&self.indices),
-            Some(&self.count),
             Some(&self.indirect),
-            Some(&self.live),
-            Some(&self.lengths),
-        ]
-        .into_iter()
-        .chain([
-            self.tile_states.as_ref(),
-            self.tile_counts.as_ref(),
-            self.packed_bits.as_ref(),
-        ])
-        .chain(levels);
-        for buffer in own.flatten() {
+            self.payload.as_ref().map(|p| &p.out),
+            self.segments.as_ref().map(|s| &s.args),
+        ];
+        let own_outputs = outputs
+            .into_iter()
+            .flatten()
+            .filter(|o| o.own)
+            .map(|o| &o.buffer);
+        let own = [Some(&self.count), Some(&self.live), Some(&self.lengths)]
+            .into_iter()
+            .chain([
+                self.tile_states.as_ref(),
+                self.tile_counts.as_ref(),
+                self.packed_bits.as_ref(),
+            ])
+            .chain(levels);
+        for buffer in own.flatten().chain(own_outputs) {
             buffer.destroy();
         }
     }
@@ -254,7 +357,7 @@ impl Compactor {
             device: device.clone(),
             queue: queue.clone(),
             max_workgroups_per_dimension: device.limits().max_compute_workgroups_per_dimension,
-            pipelines: Pipelines::new(options),
+            pipelines: Pipelines::new(device, options),
             empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
         }
     }
@@ -276,8 +379,7 @@ impl Compactor {
 
     /// Whether the look-back kernels use subgroup operations on this device.
     pub fn uses_subgroups(&self) -> bool {
-        self.lookback_options().subgroups
-            && self.device.features().contains(wgpu::Features::SUBGROUP)
+        self.pipelines.subgroups()
     }
 
     /// The device it runs on.
@@ -291,16 +393,18 @@ impl Compactor {
     }
 
     /// The limits a device needs for `method`: `wgpu::Limits::downlevel_defaults()`
-    /// raised where the method's kernels need more. Merge it into the limits you
-    /// request the device with.
+    /// raised where the method's kernels need more, with a payload and segments
+    /// where the method takes them. Merge it into the limits you request the
+    /// device with (each field the larger of yours and this).
     pub fn required_limits(method: Method) -> wgpu::Limits {
         limits::required_limits(method)
     }
 
-    /// `Ok` when this device runs `method`; else the limit it lacks
-    /// (`Error::Limit`). `prepare` checks this too.
+    /// `Ok` when this device runs `method` (without a payload or segments); else
+    /// the limit it lacks (`Error::Limit`). `prepare` checks what it is asked for.
     pub fn supports(&self, method: Method) -> Result<()> {
-        limits::check(method, &self.device.limits())
+        let needs = limits::compaction_needs(method, false, false);
+        limits::check(method, needs, &self.device.limits())
     }
 
     /// Compiles the pipelines of `methods` now, so that no frame pays for it
@@ -313,8 +417,13 @@ impl Compactor {
         for &method in methods {
             if self.supports(method).is_ok() {
                 for &id in KernelId::of(method) {
-                    if !id.compiled_by_prepare() {
-                        self.pipelines.kernel(&self.device, id);
+                    if id.compiled_by_prepare() {
+                        continue;
+                    }
+                    self.pipelines.kernel(&self.device, id, Variant::PLAIN);
+                    if id == KernelId::ScanBlock {
+                        self.pipelines
+                            .kernel(&self.device, id, Variant::scan_level(0));
                     }
                 }
             }
@@ -400,10 +509,7 @@ mod tests {
         let all = [
             KernelId::AtomicCounter,
             KernelId::AtomicAggregated,
-            KernelId::ScanBlock {
-                level: 0,
-                traced: false,
-            },
+            KernelId::ScanBlock,
             KernelId::Lookback,
             KernelId::PackBits,
         ];
@@ -416,10 +522,7 @@ mod tests {
         assert!(!compactor.pipelines.compiled(KernelId::LookbackPaired));
         assert!(compactor.pipelines.compiled(KernelId::IndirectArgs));
         assert!(!compactor.pipelines.compiled(KernelId::AtomicCounter));
-        assert!(!compactor.pipelines.compiled(KernelId::ScanBlock {
-            level: 0,
-            traced: false
-        }));
+        assert!(!compactor.pipelines.compiled(KernelId::ScanBlock));
         compactor.warm_up(&Method::ALL);
         assert!(
             all.iter().all(|&id| compactor.pipelines.compiled(id)),

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::encode::needs_cleared_count;
+use super::encode::clear_before;
 use super::{Compaction, Compactor};
 use crate::error::{Error, Result};
 use crate::layout::WORD;
@@ -60,8 +60,8 @@ impl Compactor {
         let Some(slice) = pieces.get(k) else {
             return Err(Error::NoSuchSlice { slice: k, slices });
         };
-        if k == 0 && needs_cleared_count(compaction) {
-            encoder.clear_buffer(&compaction.count, 0, None);
+        if k == 0 {
+            clear_before(encoder, compaction);
         }
         // (Several pieces in a slice are whole dispatches: all start at workgroup 0.)
         self.queue.write_buffer(
@@ -77,8 +77,8 @@ impl Compactor {
             });
             for piece in slice {
                 let dispatch = &compaction.dispatches[piece.dispatch];
-                self.pipelines
-                    .kernel(&self.device, dispatch.kernel)
+                dispatch
+                    .kernel
                     .dispatch_groups(&mut pass, &dispatch.bind_group, piece.groups);
             }
         }
@@ -109,7 +109,7 @@ impl Compactor {
         // Invocations in the last slice, while it holds only whole dispatches.
         let mut open: Option<u64> = None;
         for (index, dispatch) in compaction.dispatches.iter().enumerate() {
-            let kernel = self.pipelines.kernel(&self.device, dispatch.kernel);
+            let kernel = &dispatch.kernel;
             let total = kernel.groups(dispatch.invocations);
             // One dimension a piece: the extra workgroups of a 2-D grid would redo the next piece.
             let per = kernel

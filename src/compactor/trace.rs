@@ -1,17 +1,17 @@
-//! Real GPU state after every step, for the playground's stepper: the scan runs
-//! its traced block-scan pipelines and every intermediate buffer is read back;
-//! the tile methods run once and their tile states are read back.
+//! Real GPU state after every step, for a teaching tool's stepper
+//! (`teaching::trace_*`): the scan runs its traced block-scan pipelines and every
+//! intermediate buffer is read back; the tile methods run once and their tile
+//! states are read back.
 
-use super::encode::needs_cleared_count;
-use super::pipelines::KernelId;
+use super::encode::clear_before;
 use super::{CompactionDesc, Compactor, Method, ScratchBuffer};
-use crate::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
 use crate::gpu::readback::Readback;
 use crate::layout::{BLOCK, NO_SLOT, STEPS, TILE};
 use crate::output::CompactionOutput;
-use crate::trace::{
+use crate::teaching::cpu::lookback::{simulate_chains, tile_aggregates};
+use crate::teaching::trace::{
     AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
 };
 
@@ -37,15 +37,54 @@ struct LevelSlots {
     trace: usize,
 }
 
-impl Compactor {
-    /// Runs the scan with every dispatch in its own pass and reads back each
-    /// level's input, per-step block states, block sums, prefixes before and after
-    /// the offsets, the scatter's output and the indirect arguments.
-    pub async fn trace_scan(&self, flags: &[u32]) -> Result<ScanTrace> {
-        check_trace_len(flags.len())?;
-        scoped(&self.device, self.trace_scan_inner(flags)).await
-    }
+/// Runs the scan with every dispatch in its own pass and reads back each level's
+/// input, per-step block states, block sums, prefixes before and after the
+/// offsets, the scatter's output and the indirect arguments.
+pub async fn trace_scan(compactor: &Compactor, flags: &[u32]) -> Result<ScanTrace> {
+    check_trace_len(flags.len())?;
+    scoped(&compactor.device, compactor.trace_scan_inner(flags)).await
+}
 
+/// Runs an atomic method once and reports the slot each visible invocation
+/// received, read from the real output buffer.
+pub async fn trace_atomic(
+    compactor: &Compactor,
+    flags: &[u32],
+    method: Method,
+) -> Result<AtomicTrace> {
+    check_trace_len(flags.len())?;
+    let output = compactor.run(flags, method).await?;
+    Ok(AtomicTrace::from_indices(
+        flags.to_vec(),
+        output.indices,
+        output.indirect.instance_count(),
+    ))
+}
+
+/// Runs a tile method (`Lookback`, `LookbackBits`, `TileAtomic`) once and reads
+/// back its tile states, ticket counter, indices and indirect arguments, with the
+/// look-back chains the CPU simulates for `schedule` (no buffer records which
+/// states a workgroup read; `TileSchedule::default()` for the usual one). See
+/// `TileTraceEntry` for which numbers are GPU readback and which are CPU-derived.
+/// Any array the method accepts: the states are N/4096 words.
+/// `teaching::cpu::trace_tiles` is its CPU mirror.
+pub async fn trace_tiles(
+    compactor: &Compactor,
+    flags: &[u32],
+    method: Method,
+    schedule: &TileSchedule,
+) -> Result<TileTrace> {
+    if !method.uses_tiles() {
+        return Err(Error::NotTiled(method));
+    }
+    scoped(
+        &compactor.device,
+        compactor.trace_tiles_inner(flags, method, schedule),
+    )
+    .await
+}
+
+impl Compactor {
     async fn trace_scan_inner(&self, flags: &[u32]) -> Result<ScanTrace> {
         let len = flags.len() as u64;
         let buffer = ScratchBuffer(self.upload(flags)?);
@@ -54,9 +93,7 @@ impl Compactor {
             .destroy_on_drop();
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
-        if needs_cleared_count(&compaction) {
-            encoder.clear_buffer(&compaction.count, 0, None);
-        }
+        clear_before(&mut encoder, &compaction);
         let mut readback = Readback::default();
         let mut block_prefix = Vec::new();
         for dispatch in &compaction.dispatches {
@@ -65,7 +102,7 @@ impl Compactor {
                 self.dispatch(&mut pass, dispatch);
             }
             // The prefix before `add_offsets` changes it in place.
-            if let KernelId::ScanBlock { level, .. } = dispatch.kernel {
+            if let Some(level) = dispatch.scan_level {
                 let buffers = &compaction.levels[level];
                 block_prefix.push(readback.copy(
                     device,
@@ -141,46 +178,6 @@ impl Compactor {
             indices,
             instance_count,
         })
-    }
-
-    /// Runs an atomic method once and reports the slot each visible invocation
-    /// received, read from the real output buffer.
-    pub async fn trace_atomic(&self, flags: &[u32], method: Method) -> Result<AtomicTrace> {
-        check_trace_len(flags.len())?;
-        let output = self.run(flags, method).await?;
-        Ok(AtomicTrace::from_indices(
-            flags.to_vec(),
-            output.indices,
-            output.indirect.instance_count(),
-        ))
-    }
-
-    /// Runs a tile method (`Lookback`, `LookbackBits`, `TileAtomic`) once and
-    /// reads back its tile states, ticket counter, indices and indirect
-    /// arguments, with the look-back chains of the default `TileSchedule`.
-    /// See `TileTraceEntry` for which numbers are GPU readback and which are
-    /// CPU-derived. Any array the method accepts: the states are N/4096 words.
-    pub async fn trace_tiles(&self, flags: &[u32], method: Method) -> Result<TileTrace> {
-        self.trace_tiles_scheduled(flags, method, &TileSchedule::default())
-            .await
-    }
-
-    /// `trace_tiles` with the chains simulated for `schedule`. The chains are
-    /// always the CPU's simulation: no buffer records which states a workgroup read.
-    pub async fn trace_tiles_scheduled(
-        &self,
-        flags: &[u32],
-        method: Method,
-        schedule: &TileSchedule,
-    ) -> Result<TileTrace> {
-        if !method.uses_tiles() {
-            return Err(Error::NotTiled(method));
-        }
-        scoped(
-            &self.device,
-            self.trace_tiles_inner(flags, method, schedule),
-        )
-        .await
     }
 
     async fn trace_tiles_inner(

@@ -5,7 +5,7 @@
 
 use crate::is_visible;
 use crate::layout::{NO_SLOT, TILE};
-use crate::trace::{
+use crate::teaching::trace::{
     ChainLink, ChainSeen, TileChain, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
 };
 
@@ -39,39 +39,6 @@ pub fn lookback_bits(bits: &[u32], len: usize) -> Vec<u32> {
     compact_tiles(bit, len, TILE)
 }
 
-/// `tile_scatter_bits`: each tile of the first `len` flags of `bits` written from
-/// its slot in `slots` (as `scan_tiles` gives them), into `out`.
-pub fn tile_scatter_bits(bits: &[u32], len: usize, slots: &[u32], out: &mut [u32]) {
-    let bit = |i: usize| bits.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
-    for (t, &slot) in slots.iter().enumerate().take(len.div_ceil(TILE)) {
-        let visible = (t * TILE..((t + 1) * TILE).min(len)).filter(|&i| bit(i));
-        for (k, i) in visible.enumerate() {
-            out[slot as usize + k] = i as u32;
-        }
-    }
-}
-
-/// `tile_atomic`: tiles take their output ranges in the order `schedule` gives
-/// (tile indices); inside a tile the order is kept.
-pub fn tile_atomic_scheduled(flags: &[u32], schedule: impl IntoIterator<Item = usize>) -> Vec<u32> {
-    let mut indices = Vec::with_capacity(flags.len());
-    for tile in schedule {
-        let start = tile * TILE;
-        let end = (start + TILE).min(flags.len());
-        indices.extend(
-            (start..end)
-                .filter(|&i| is_visible(flags[i]))
-                .map(|i| i as u32),
-        );
-    }
-    indices
-}
-
-/// Tiles in launch order.
-pub fn tile_atomic(flags: &[u32]) -> Vec<u32> {
-    tile_atomic_scheduled(flags, 0..flags.len().div_ceil(TILE))
-}
-
 /// Each tile's count of visible flags (its aggregate), in tile order.
 pub fn tile_aggregates(flags: &[u32]) -> Vec<u32> {
     flags
@@ -81,7 +48,7 @@ pub fn tile_aggregates(flags: &[u32]) -> Vec<u32> {
 }
 
 /// The tiles of `flags` with their counts and the given offsets and status.
-fn tile_entries(
+pub(crate) fn tile_entries(
     flags: &[u32],
     aggregates: &[u32],
     exclusive: impl Fn(usize) -> u32,
@@ -124,18 +91,9 @@ pub fn lookback_tiles(flags: &[u32]) -> Vec<TileTraceEntry> {
     tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Inclusive)
 }
 
-/// The look-back of `lookback`, simulated with `in_flight` workgroups at once:
-/// the tiles after the run and each tile's chain of predecessors.
-pub fn trace_tiles(flags: &[u32], in_flight: u32) -> TileTrace {
-    let schedule = TileSchedule {
-        in_flight,
-        stalled: None,
-    };
-    trace_tiles_scheduled(flags, &schedule)
-}
-
-/// `trace_tiles` with any schedule (e.g. a stalled workgroup).
-pub fn trace_tiles_scheduled(flags: &[u32], schedule: &TileSchedule) -> TileTrace {
+/// The tiles after a `lookback` run and each tile's chain of predecessors, the
+/// look-back simulated for `schedule` (see `teaching::cpu::trace_tiles`).
+pub(crate) fn trace_lookback_tiles(flags: &[u32], schedule: &TileSchedule) -> TileTrace {
     let tiles = lookback_tiles(flags);
     let aggregates: Vec<u32> = tiles.iter().map(|t| t.aggregate).collect();
     let indices = lookback(flags);
@@ -145,36 +103,6 @@ pub fn trace_tiles_scheduled(flags: &[u32], schedule: &TileSchedule) -> TileTrac
         schedule: schedule.clone(),
         tickets: tiles.len() as u32,
         tiles,
-        count: indices.len() as u32,
-        instance_count: indices.len() as u32,
-        indices,
-    }
-}
-
-/// `tile_atomic` in launch order: each tile's run starts where the tiles before
-/// it ended. No states are published (all stay INVALID) and nothing looks back.
-pub fn trace_tile_atomic(flags: &[u32]) -> TileTrace {
-    let aggregates = tile_aggregates(flags);
-    let mut next = 0;
-    let exclusive: Vec<u32> = aggregates
-        .iter()
-        .map(|&a| {
-            let base = next;
-            next += a;
-            if a == 0 {
-                NO_SLOT
-            } else {
-                base
-            }
-        })
-        .collect();
-    let indices = tile_atomic(flags);
-    TileTrace {
-        tile_size: TILE as u32,
-        tiles: tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Invalid),
-        chains: Vec::new(),
-        schedule: TileSchedule::default(),
-        tickets: aggregates.len() as u32,
         count: indices.len() as u32,
         instance_count: indices.len() as u32,
         indices,

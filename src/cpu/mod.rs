@@ -7,25 +7,33 @@ pub mod atomic_counter;
 pub mod inputs;
 pub mod lookback;
 pub mod pack_bits;
+pub mod payload;
 pub mod scan_block;
 pub mod scan_tiles;
 pub mod scatter;
+pub mod segment_args;
+pub mod tile_atomic;
 pub mod tile_counts;
+pub mod tile_scatter_bits;
 
 pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
-pub use lookback::{lookback, lookback_bits, lookback_paired, tile_atomic, tile_scatter_bits};
+pub use lookback::{lookback, lookback_bits, lookback_paired};
 pub use pack_bits::{pack_bits, pack_bits_counted};
+pub use payload::payload;
 pub use scan_block::scan_block;
 pub use scan_tiles::scan_tiles;
 pub use scatter::scatter;
+pub use segment_args::segment_args;
+pub use tile_atomic::tile_atomic;
 pub use tile_counts::tile_counts;
+pub use tile_scatter_bits::tile_scatter_bits;
 
 use crate::error::{Error, Result};
 use crate::layout::BLOCK;
 use crate::output::{CompactionOutput, DrawArgs};
-use crate::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
+use crate::teaching::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
 use crate::Method;
 
 /// The lengths of the recursion levels: `n`, then the number of blocks of each
@@ -85,14 +93,15 @@ pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
     AtomicTrace::from_indices(flags.to_vec(), indices, count)
 }
 
-/// The CPU mirror of a tile method's run (`Compactor::trace_tiles`' shape): the
-/// look-back methods with the chains of `schedule`, `tile-atomic` in launch order.
+/// The CPU mirror of a tile method's run ([`crate::teaching::trace_tiles`]'
+/// shape): the look-back methods with the chains of `schedule`, `tile-atomic` in
+/// launch order.
 pub fn trace_tiles(flags: &[u32], method: Method, schedule: &TileSchedule) -> Result<TileTrace> {
     match method {
         Method::Lookback | Method::LookbackBits => {
-            Ok(lookback::trace_tiles_scheduled(flags, schedule))
+            Ok(lookback::trace_lookback_tiles(flags, schedule))
         }
-        Method::TileAtomic => Ok(lookback::trace_tile_atomic(flags)),
+        Method::TileAtomic => Ok(tile_atomic::trace_tile_atomic(flags)),
         _ => Err(Error::NotTiled(method)),
     }
 }
@@ -119,15 +128,13 @@ pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutpu
         Method::PackedScan => packed_scan(&pack_bits(flags), flags.len()),
     };
     let count = indices.len() as u32;
-    let mut indirect = draw;
-    match &mut indirect {
-        DrawArgs::NonIndexed(args) => args.instance_count = count,
-        DrawArgs::Indexed(args) => args.instance_count = count,
-    }
     CompactionOutput {
         indices,
         count,
-        indirect,
+        indirect: draw.with_instances(count),
         requested: flags.len() as u32,
+        payload: Vec::new(),
+        segment_args: Vec::new(),
+        draw_count: 0,
     }
 }

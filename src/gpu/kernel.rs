@@ -1,59 +1,32 @@
-//! A compute pipeline with its bind group layout: what every `gpu/<kernel>.rs` builds.
+//! A compute pipeline with its bind group layout, built from its row of the
+//! catalogue, and the buffer helpers the compactor shares.
 
 use std::num::NonZeroU64;
 
+use super::catalogue::{Binding, Spec, PAYLOAD_BINDINGS};
 use crate::layout::{LIVE_BINDING, WORD};
 
 pub(crate) struct Kernel {
-    label: &'static str,
+    label: String,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     workgroup_size: u32,
+    /// Its storage bindings (the catalogue's, and the payload's where it copies one).
+    bindings: Vec<Binding>,
     /// Whether the kernel reads the live length (binding `LIVE_BINDING`).
     reads_live: bool,
 }
 
-pub(crate) fn shader_module(
-    device: &wgpu::Device,
-    label: &str,
-    source: &str,
-) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
-}
-
 impl Kernel {
-    /// The kernel of a WGSL file (a module of its own) whose entry point is `label`.
-    pub fn from_wgsl(
-        device: &wgpu::Device,
-        label: &'static str,
-        source: &str,
-        workgroup_size: usize,
-        reads_live: bool,
-    ) -> Self {
-        let module = shader_module(device, label, source);
-        Self::new(
-            device,
-            &module,
-            label,
-            label,
-            workgroup_size,
-            &[],
-            reads_live,
-        )
-    }
-
-    /// `label` names the kernel and its variant, e.g. `"scan_block:flags"`.
+    /// The pipeline of `entry_point` (the spec's, or its payload entry) of `module`.
     pub fn new(
         device: &wgpu::Device,
         module: &wgpu::ShaderModule,
-        label: &'static str,
+        spec: &Spec,
         entry_point: &str,
-        workgroup_size: usize,
+        label: &str,
         constants: &[(&str, f64)],
-        reads_live: bool,
+        copies_payload: bool,
     ) -> Self {
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(label),
@@ -68,27 +41,39 @@ impl Kernel {
             cache: None,
         });
         let layout = pipeline.get_bind_group_layout(0);
+        let mut bindings = spec.bindings.to_vec();
+        if copies_payload {
+            bindings.extend(PAYLOAD_BINDINGS);
+        }
         Self {
-            label,
+            label: label.to_string(),
             pipeline,
             layout,
-            workgroup_size: workgroup_size as u32,
-            reads_live,
+            workgroup_size: spec.workgroup_size as u32,
+            bindings,
+            reads_live: spec.reads_live,
         }
     }
 
-    /// Binds each buffer to its binding number, and `live` (the live length
-    /// uniform) where the kernel reads it.
+    /// Binds each buffer to the binding its name has in the catalogue, and `live`
+    /// (the live length uniform) where the kernel reads it. Every binding the
+    /// kernel has must be given (the catalogue's names; a test runs every one).
     pub fn bind(
         &self,
         device: &wgpu::Device,
-        buffers: &[(u32, wgpu::BufferBinding)],
+        buffers: &[(&str, wgpu::BufferBinding)],
         live: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
+        debug_assert_eq!(
+            buffers.len(),
+            self.bindings.len(),
+            "{}: bindings",
+            self.label
+        );
         let mut entries: Vec<wgpu::BindGroupEntry> = buffers
             .iter()
-            .map(|(binding, b)| wgpu::BindGroupEntry {
-                binding: *binding,
+            .map(|(name, b)| wgpu::BindGroupEntry {
+                binding: self.binding(name),
                 resource: wgpu::BindingResource::Buffer(b.clone()),
             })
             .collect();
@@ -99,10 +84,18 @@ impl Kernel {
             });
         }
         device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(self.label),
+            label: Some(&self.label),
             layout: &self.layout,
             entries: &entries,
         })
+    }
+
+    /// The number of the binding named `name`: the library's own names only.
+    fn binding(&self, name: &str) -> u32 {
+        match self.bindings.iter().find(|(_, n)| *n == name) {
+            Some(&(number, _)) => number,
+            None => unreachable!("{} has no binding {name}", self.label),
+        }
     }
 
     /// Enough workgroups for `invocations`, laid out on a 2-D grid when they

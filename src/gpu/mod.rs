@@ -1,19 +1,13 @@
-//! One file per GPU kernel (pipeline and bindings for `shaders/<kernel>.wgsl`),
-//! plus what they share: the pipeline helper, readback and error scopes.
+//! The GPU side: the catalogue of kernels (each kernel's WGSL and facts, once),
+//! their pipelines, and what the compactor shares: the buffer helpers, readback
+//! and error scopes.
 
-pub(crate) mod add_offsets;
-pub(crate) mod atomic_aggregated;
-pub(crate) mod atomic_counter;
+pub(crate) mod catalogue;
 pub mod error_scope;
-pub(crate) mod indirect_args;
 pub(crate) mod kernel;
-pub(crate) mod lookback;
-pub(crate) mod pack_bits;
+pub(crate) mod options;
+pub(crate) mod pipelines;
 pub mod readback;
-pub(crate) mod scan_block;
-pub(crate) mod scan_tiles;
-pub(crate) mod scatter;
-pub(crate) mod tile_counts;
 
 #[cfg(test)]
 mod tests;

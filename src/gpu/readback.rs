@@ -26,6 +26,18 @@ impl Readback {
         first: u64,
         words: u64,
     ) -> usize {
+        self.copy_at(device, encoder, source, first * WORD, words)
+    }
+
+    /// `copy` from byte `offset` (a multiple of 4).
+    pub fn copy_at(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        source: &wgpu::Buffer,
+        offset: u64,
+        words: u64,
+    ) -> usize {
         let staging = (words > 0).then(|| {
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("readback"),
@@ -33,7 +45,7 @@ impl Readback {
                 usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
-            encoder.copy_buffer_to_buffer(source, first * WORD, &buffer, 0, words * WORD);
+            encoder.copy_buffer_to_buffer(source, offset, &buffer, 0, words * WORD);
             buffer
         });
         self.staging.push(staging);

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use wgpu_compaction::cpu::inputs::XorShift64;
+use wgpu_compaction::teaching::cpu::inputs::XorShift64;
 use wgpu_compaction::Compactor;
 
 /// The article's example: `1 0 0 1 1 0 1 0 0 1` compacts to `0 3 4 6 9`.
@@ -42,7 +42,7 @@ pub fn compactor() -> &'static Compactor {
 
 /// Seeded flags, each visible with probability `density`.
 pub fn random(n: usize, density: f64, seed: u64) -> Vec<u32> {
-    wgpu_compaction::cpu::inputs::random(n, density, seed)
+    wgpu_compaction::teaching::cpu::inputs::random(n, density, seed)
 }
 
 /// Edge sizes: empty, one, around a workgroup of 64 and a block of 256, the

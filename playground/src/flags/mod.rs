@@ -7,8 +7,8 @@ pub use read::{parse, parse_bits, parse_list, parse_text, parse_u32le, printable
 
 use crate::error::{Error, Result};
 
-pub use wgpu_compaction::cpu::inputs::{clustered, random, XorShift64};
 pub use wgpu_compaction::is_visible;
+pub use wgpu_compaction::teaching::cpu::inputs::{clustered, random, XorShift64};
 
 /// The article's example: `1 0 0 1 1 0 1 0 0 1` compacts to `0 3 4 6 9`.
 pub const ARTICLE_EXAMPLE: [u32; 10] = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];

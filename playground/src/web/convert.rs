@@ -4,8 +4,9 @@ use js_sys::{Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use crate::Error;
-use wgpu_compaction::trace::{AtomicTrace, ChainLink, ScanTrace, TileTrace};
-use wgpu_compaction::{fnv1a, layout, CompactionOutput, DrawArgs, Error as Compaction, Method};
+use wgpu_compaction::teaching::layout;
+use wgpu_compaction::teaching::trace::{AtomicTrace, ChainLink, ScanTrace, TileTrace};
+use wgpu_compaction::{fnv1a, CompactionOutput, DrawArgs, Error as Compaction, Method};
 
 pub(super) fn error_kind(e: &Error) -> &'static str {
     match e {

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use super::shared::SharedGpu;
 use crate::draw_instances::{DrawInstances, Grid, OffscreenImage};
-use wgpu_compaction::{scoped, Compaction, CompactionOutput, Compactor, Method, Readback};
+use wgpu_compaction::teaching::{scoped, Readback};
+use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Method};
 
 pub(super) struct Canvas {
     pub surface: wgpu::Surface<'static>,

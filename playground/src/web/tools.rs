@@ -12,10 +12,8 @@ use super::render::{run_gpu, Draw, Uploaded};
 use super::shared::SharedGpu;
 use super::{after_loss, args, convert, Playground};
 use crate::{flags, Error};
-use wgpu_compaction::{
-    cpu, shader_sources, CompactionOutput, Compactor, DrawArgs, LookbackOptions, Method, Readback,
-    ShaderSource,
-};
+use wgpu_compaction::teaching::{cpu, shader_sources, LookbackOptions, Readback, ShaderSource};
+use wgpu_compaction::{CompactionOutput, Compactor, DrawArgs, Method};
 
 /// The most compactions between two timestamps, and the most measurements.
 const MAX_REPS: u64 = 4096;
@@ -38,7 +36,11 @@ impl Playground {
             .iter()
             .map(|&method| {
                 let modules = match &self.state.gpu {
-                    Some(gpu) => gpu.shared.compactor.shader_sources(method),
+                    Some(gpu) => {
+                        let compactor = &gpu.shared.compactor;
+                        let options = compactor.lookback_options();
+                        shader_sources(method, &options, compactor.uses_subgroups())
+                    }
                     None => shader_sources(method, &LookbackOptions::default(), false),
                 };
                 let modules: Array = modules.iter().map(module_object).collect();
@@ -196,14 +198,14 @@ fn module_object(module: &ShaderSource) -> JsValue {
                 .map(|(name, value)| (*name, JsValue::from(*value)))
                 .collect();
             object(&[
-                ("label", p.label.into()),
+                ("label", p.label.as_str().into()),
                 ("entryPoint", p.entry_point.into()),
                 ("constants", object(&constants)),
             ])
         })
         .collect();
     object(&[
-        ("label", module.label.into()),
+        ("label", module.label.as_str().into()),
         ("files", files.into()),
         ("pipelines", pipelines.into()),
         ("wgsl", module.wgsl.as_ref().into()),

@@ -12,7 +12,7 @@ export const SCAN_CODE = {
   exclusive: { module: 'scan_block', fn: 'publish', focus: ['prefix[i] = tmp[li] - v'] },
   blocksum: { module: 'scan_block', fn: 'publish', focus: ['block_sums[block] = tmp[li]'] },
   offsets: { module: 'add_offsets', fn: 'add_offsets' },
-  scatter: { module: 'scatter', fn: 'scatter', focus: ['indices[prefix[i]] = i'] },
+  scatter: { module: 'scatter', fn: 'scatter', focus: ['indices[prefix[i]] = object_index(i)'] },
   result: { module: 'indirect_args', fn: 'indirect_args' },
 };
 

@@ -20,7 +20,8 @@ mod timer;
 use std::process::ExitCode;
 
 use compaction_playground::GpuContext;
-use wgpu_compaction::{Compactor, LookbackOptions};
+use wgpu_compaction::teaching::LookbackOptions;
+use wgpu_compaction::Compactor;
 
 use copy::{CopyVec4, FixedCost, References};
 use report::{print_header, print_json, print_table};

@@ -2,9 +2,8 @@
 //! each output checked against the CPU.
 
 use compaction_playground::{flags, GpuContext};
-use wgpu_compaction::{
-    cpu, Compaction, CompactionDesc, Compactor, Input, Method, Readback, STAT_WORDS,
-};
+use wgpu_compaction::teaching::{cpu, Readback, STAT_WORDS};
+use wgpu_compaction::{Compaction, CompactionDesc, Compactor, Input, Method};
 
 use crate::args::{source_name, Args, UNPAIRED};
 use crate::copy::{FixedCost, References};

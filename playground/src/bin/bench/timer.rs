@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use compaction_playground::GpuContext;
-use wgpu_compaction::Readback;
+use wgpu_compaction::teaching::Readback;
 
 /// The least time each measurement warms up for.
 const WARMUP_TIME: std::time::Duration = std::time::Duration::from_millis(100);

@@ -1,0 +1,228 @@
+//! The compute pipelines of the catalogue, each compiled the first time a
+//! compaction needs it (or at `warm_up`): a page that only runs the scan never
+//! waits for the tile kernels (seconds on a software adapter).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::catalogue::{Build, KernelId, Module, Payload, Spec};
+use super::kernel::Kernel;
+use super::options::LookbackOptions;
+
+/// What varies between the pipelines of one kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Variant {
+    /// `scan_block` on flags (level 0) rather than on block sums.
+    pub flags_input: bool,
+    /// u32 words of payload copied per object; 0 for none.
+    pub payload_words: u32,
+}
+
+impl Variant {
+    /// The plain pipeline.
+    pub const PLAIN: Variant = Variant {
+        flags_input: false,
+        payload_words: 0,
+    };
+
+    /// `scan_block` at recursion level `level` (0 scans flags).
+    pub fn scan_level(level: usize) -> Self {
+        Variant {
+            flags_input: level == 0,
+            payload_words: 0,
+        }
+    }
+
+    /// A kernel of a compaction copying `words` of payload per object (0: none).
+    pub fn payload(words: u32) -> Self {
+        Variant {
+            flags_input: false,
+            payload_words: words,
+        }
+    }
+}
+
+/// Rows each tile kernel stages in shared memory before writing them out, in the
+/// build with subgroups or the portable one. One row takes less memory, so that
+/// more workgroups can run at once; two rows take one pair of barriers where one
+/// row takes two. The portable build, whose scan holds 2 KiB more, was 5–8 %
+/// faster with one row (`lookback` at 2^24 and 2^26 on the H200), as was
+/// `lookback_bits` in both (1188 → 1320 workgroups at once); with subgroups the
+/// others were as fast or faster with two (BENCHMARKS.md v23). `tile_atomic`
+/// stages as `lookback` does, being its tiles without the look-back.
+pub(crate) fn stage_rows(id: KernelId, subgroups: bool) -> u32 {
+    if subgroups && id != KernelId::LookbackBits {
+        2
+    } else {
+        1
+    }
+}
+
+/// One lazily compiled pipeline per kernel and variant, one module per build.
+pub(crate) struct Pipelines {
+    options: LookbackOptions,
+    subgroups: bool,
+    modules: Mutex<HashMap<(&'static str, Build), wgpu::ShaderModule>>,
+    kernels: Mutex<HashMap<(KernelId, Variant), Arc<Kernel>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Pipelines {
+    pub fn new(device: &wgpu::Device, options: LookbackOptions) -> Self {
+        Self {
+            options,
+            subgroups: options.subgroups && device.features().contains(wgpu::Features::SUBGROUP),
+            modules: Mutex::default(),
+            kernels: Mutex::default(),
+        }
+    }
+
+    pub fn options(&self) -> LookbackOptions {
+        self.options
+    }
+
+    /// Whether the tile kernels use subgroup operations.
+    pub fn subgroups(&self) -> bool {
+        self.subgroups
+    }
+
+    /// The build of `module` for a compaction with or without a payload.
+    pub fn build(&self, module: &Module, payload: bool) -> Build {
+        module.build_of(Build {
+            subgroups: self.subgroups,
+            payload,
+            source: self.options.source,
+        })
+    }
+
+    /// Whether `id`'s plain pipeline (any level of the scan's) is compiled.
+    #[cfg(test)]
+    pub fn compiled(&self, id: KernelId) -> bool {
+        lock(&self.kernels).keys().any(|&(k, _)| k == id)
+    }
+
+    /// The pipeline of `id` in `variant`, compiled now if it was not yet.
+    pub fn kernel(&self, device: &wgpu::Device, id: KernelId, variant: Variant) -> Arc<Kernel> {
+        let mut kernels = lock(&self.kernels);
+        kernels
+            .entry((id, variant))
+            .or_insert_with(|| Arc::new(self.compile(device, id.spec(), variant)))
+            .clone()
+    }
+
+    fn compile(&self, device: &wgpu::Device, spec: &'static Spec, variant: Variant) -> Kernel {
+        let payload = variant.payload_words > 0;
+        let build = self.build(spec.module, payload && spec.payload == Payload::Composed);
+        let module = self.module(device, spec.module, build);
+        let entry_point = match spec.payload {
+            Payload::Entry(entry) if payload => entry,
+            _ => spec.entry_point,
+        };
+        let copies_payload =
+            payload && matches!(spec.payload, Payload::Composed | Payload::Entry(_));
+        Kernel::new(
+            device,
+            &module,
+            spec,
+            entry_point,
+            &label(spec, variant, &build),
+            &constants(spec.id, variant, &self.options, &build),
+            copies_payload,
+        )
+    }
+
+    fn module(
+        &self,
+        device: &wgpu::Device,
+        module: &'static Module,
+        build: Build,
+    ) -> wgpu::ShaderModule {
+        let mut modules = lock(&self.modules);
+        modules
+            .entry((module.name, build))
+            .or_insert_with(|| {
+                let descriptor = wgpu::ShaderModuleDescriptor {
+                    label: Some(&module.label(&build)),
+                    source: wgpu::ShaderSource::Wgsl(module.wgsl(&build).into()),
+                };
+                if self.options.runtime_checks || module.name != "tiles" {
+                    return device.create_shader_module(descriptor);
+                }
+                // SAFETY: every index in the tile kernels is guarded by the flag
+                // count or the tile count (the same guards that keep the checked
+                // build exact); this build only drops wgpu's redundant clamps and
+                // loop counters, for measurement.
+                unsafe {
+                    device.create_shader_module_trusted(
+                        descriptor,
+                        wgpu::ShaderRuntimeChecks::unchecked(),
+                    )
+                }
+            })
+            .clone()
+    }
+}
+
+/// A pipeline's label: its entry point, then what its variant and build chose.
+pub(crate) fn label(spec: &Spec, variant: Variant, build: &Build) -> String {
+    let mut label = spec.entry_point.to_string();
+    if matches!(spec.id, KernelId::ScanBlock | KernelId::ScanBlockTraced) {
+        label.push_str(if variant.flags_input {
+            ":flags"
+        } else {
+            ":sums"
+        });
+    }
+    if variant.payload_words > 0 && spec.payload != Payload::Unchanged {
+        label.push_str(&format!(":payload{}", variant.payload_words));
+    }
+    if build.subgroups {
+        label.push_str(":subgroups");
+    }
+    label
+}
+
+/// The pipeline-overridable constants of `id`'s pipeline in `variant`.
+pub(crate) fn constants(
+    id: KernelId,
+    variant: Variant,
+    options: &LookbackOptions,
+    build: &Build,
+) -> Vec<(&'static str, f64)> {
+    let payload = ("PAYLOAD_WORDS", f64::from(variant.payload_words));
+    match id {
+        KernelId::ScanBlock | KernelId::ScanBlockTraced => {
+            vec![("FLAGS_INPUT", f64::from(u8::from(variant.flags_input)))]
+        }
+        KernelId::ScanTiles => vec![(
+            "PER_INVOCATION",
+            f64::from(options.scan_tiles_per_invocation),
+        )],
+        KernelId::Scatter if variant.payload_words > 0 => vec![payload],
+        KernelId::Lookback
+        | KernelId::LookbackPaired
+        | KernelId::LookbackBits
+        | KernelId::TileAtomic
+        | KernelId::TileScatterBits => {
+            let mut constants = vec![
+                ("SPIN_LIMIT", f64::from(options.spin_limit)),
+                (
+                    "STRESS_FALLBACK",
+                    f64::from(u8::from(options.stress_fallback)),
+                ),
+                ("STATS", f64::from(u8::from(options.stats))),
+                ("STAGE_ROWS", f64::from(stage_rows(id, build.subgroups))),
+            ];
+            if build.payload && variant.payload_words > 0 {
+                constants.push(payload);
+            }
+            constants
+        }
+        _ => Vec::new(),
+    }
+}
