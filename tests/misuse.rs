@@ -5,7 +5,9 @@
 
 mod common;
 
-use wgpu_compaction::{CompactionDesc, Compactor, DrawArgs, Error, Input, Method};
+use wgpu_compaction::{
+    CompactionDesc, Compactor, DrawArgs, Error, Input, Method, PayloadDesc, SegmentsDesc,
+};
 
 /// `f()`, asserting that it raised no GPU error.
 fn no_gpu_error<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> T {
@@ -161,6 +163,305 @@ fn every_misuse_of_prepare_is_its_error() {
             );
         }
     }
+}
+
+/// `desc` prepared inside empty error scopes: the error it must be, named by `what`.
+fn refused(
+    compactor: &Compactor,
+    desc: &CompactionDesc,
+    want: &dyn Fn(&Error) -> bool,
+    what: &str,
+) {
+    let got = no_gpu_error(compactor.device(), || compactor.prepare_with(desc));
+    match got {
+        Err(e) if want(&e) => assert!(!e.to_string().is_empty()),
+        Err(e) => panic!("{} {what}: {e:?}", desc.method),
+        Ok(_) => panic!("{} {what}: prepared", desc.method),
+    }
+}
+
+#[test]
+fn every_misuse_of_the_renderers_outputs_payload_and_segments_is_its_error() {
+    use wgpu::BufferUsages as U;
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let align = u64::from(device.limits().min_storage_buffer_offset_alignment);
+    let flags = buffer(device, 4096, U::STORAGE | U::COPY_DST);
+    let storage = buffer(device, 8192, U::STORAGE);
+    let not_storage = buffer(device, 8192, U::COPY_DST | U::INDIRECT);
+    let args = buffer(device, 8192, U::STORAGE | U::INDIRECT | U::COPY_DST);
+    let args_no_dst = buffer(device, 8192, U::STORAGE | U::INDIRECT);
+    // 16 bytes past its one aligned offset: not room for indexed arguments.
+    let small = buffer(device, align + 16, U::STORAGE | U::INDIRECT | U::COPY_DST);
+    let segments = buffer(device, 16 * 8, U::STORAGE);
+    let usage = |name: &'static str| move |e: &Error| matches!(e, Error::BufferUsage { buffer, .. } if *buffer == name);
+    let misaligned = |name: &'static str| move |e: &Error| matches!(e, Error::Misaligned { what, .. } if *what == name);
+    let too_small = |name: &'static str| move |e: &Error| matches!(e, Error::BufferTooSmall { buffer, .. } if *buffer == name);
+    let aliased = |a: &'static str, b: &'static str| move |e: &Error| matches!(e, Error::Aliased { first, second } if (*first, *second) == (a, b));
+    for method in Method::ALL.into_iter().filter(|m| m.preserves_order()) {
+        let desc = CompactionDesc::new(&flags, 1000, method);
+        let payload = |source, to| PayloadDesc {
+            source,
+            words: 4,
+            to,
+        };
+        let segmented = |segments, count, args_to| SegmentsDesc {
+            segments,
+            count,
+            args_to,
+        };
+        let rows: Vec<(CompactionDesc, Box<dyn Fn(&Error) -> bool>, &str)> = vec![
+            (
+                CompactionDesc {
+                    indices_to: Some((&not_storage, 0)),
+                    ..desc.clone()
+                },
+                Box::new(usage("indices")),
+                "indices without STORAGE",
+            ),
+            (
+                CompactionDesc {
+                    indices_to: Some((&storage, 4)),
+                    ..desc.clone()
+                },
+                Box::new(misaligned("indices offset")),
+                "an unaligned indices offset",
+            ),
+            (
+                CompactionDesc {
+                    indices_to: Some((&storage, 8192 - align)),
+                    ..desc.clone()
+                },
+                Box::new(too_small("indices")),
+                "indices past the buffer",
+            ),
+            (
+                CompactionDesc {
+                    indices_to: Some((&storage, u64::MAX - align + 1)),
+                    ..desc.clone()
+                },
+                Box::new(too_small("indices")),
+                "an indices offset that wraps",
+            ),
+            (
+                CompactionDesc {
+                    indirect_to: Some((&storage, 0)),
+                    ..desc.clone()
+                },
+                Box::new(usage("indirect")),
+                "indirect without INDIRECT",
+            ),
+            (
+                CompactionDesc {
+                    indirect_to: Some((&args_no_dst, 0)),
+                    ..desc.clone()
+                },
+                Box::new(usage("indirect")),
+                "indirect without COPY_DST",
+            ),
+            (
+                CompactionDesc {
+                    indirect_to: Some((&args, 4)),
+                    ..desc.clone()
+                },
+                Box::new(misaligned("indirect offset")),
+                "an unaligned indirect offset",
+            ),
+            (
+                CompactionDesc {
+                    draw: DrawArgs::indexed(3),
+                    indirect_to: Some((&small, align)),
+                    ..desc.clone()
+                },
+                Box::new(too_small("indirect")),
+                "indirect arguments past the buffer",
+            ),
+            (
+                CompactionDesc {
+                    payload: Some(payload((&not_storage, 0), None)),
+                    ..desc.clone()
+                },
+                Box::new(usage("payload source")),
+                "a payload source without STORAGE",
+            ),
+            (
+                CompactionDesc {
+                    payload: Some(payload((&storage, 0), None)),
+                    ..desc.clone()
+                },
+                Box::new(too_small("payload source")),
+                "a payload source too small",
+            ),
+            (
+                CompactionDesc {
+                    capacity: 100,
+                    payload: Some(payload((&storage, align / 2), None)),
+                    ..desc.clone()
+                },
+                Box::new(misaligned("payload source offset")),
+                "an unaligned payload source",
+            ),
+            (
+                CompactionDesc {
+                    capacity: 100,
+                    payload: Some(payload((&storage, 0), Some((&small, 0)))),
+                    ..desc.clone()
+                },
+                Box::new(too_small("payload")),
+                "payload copies past the buffer",
+            ),
+            (
+                CompactionDesc {
+                    segments: Some(segmented((&not_storage, 0), 8, None)),
+                    ..desc.clone()
+                },
+                Box::new(usage("segments")),
+                "segments without STORAGE",
+            ),
+            (
+                CompactionDesc {
+                    segments: Some(segmented((&segments, 0), 9, None)),
+                    ..desc.clone()
+                },
+                Box::new(too_small("segments")),
+                "more segments than the buffer holds",
+            ),
+            (
+                CompactionDesc {
+                    segments: Some(segmented((&segments, 0), 8, Some((&args_no_dst, 0)))),
+                    ..desc.clone()
+                },
+                Box::new(usage("segment args")),
+                "segment args without COPY_DST",
+            ),
+            (
+                CompactionDesc {
+                    segments: Some(segmented((&segments, 0), 8, Some((&small, 0)))),
+                    ..desc.clone()
+                },
+                Box::new(too_small("segment args")),
+                "segment args past the buffer",
+            ),
+            // One buffer where a pass reads one range and writes the other.
+            (
+                CompactionDesc {
+                    flags: &storage,
+                    capacity: 100,
+                    indices_to: Some((&storage, 4096)),
+                    ..desc.clone()
+                },
+                Box::new(aliased("flags", "indices")),
+                "flags and indices in one buffer",
+            ),
+            (
+                CompactionDesc {
+                    capacity: 100,
+                    payload: Some(payload((&storage, 0), Some((&storage, 4096)))),
+                    ..desc.clone()
+                },
+                Box::new(aliased("payload source", "payload")),
+                "a payload and its copies in one buffer",
+            ),
+            (
+                CompactionDesc {
+                    segments: Some(segmented((&args, 0), 8, Some((&args, 4096)))),
+                    ..desc.clone()
+                },
+                Box::new(aliased("segments", "segment args")),
+                "segments and their records in one buffer",
+            ),
+            (
+                CompactionDesc {
+                    indirect_to: Some((&args, 0)),
+                    segments: Some(segmented((&segments, 0), 8, Some((&args, 4096)))),
+                    ..desc.clone()
+                },
+                Box::new(aliased("indirect", "segment args")),
+                "the arguments the records read, in the records' buffer",
+            ),
+            // Two written ranges that overlap.
+            (
+                CompactionDesc {
+                    capacity: 100,
+                    indices_to: Some((&storage, 0)),
+                    payload: Some(payload((&flags, 0), Some((&storage, 0)))),
+                    ..desc.clone()
+                },
+                Box::new(aliased("indices", "payload")),
+                "indices and payload copies overlapping",
+            ),
+        ];
+        for (desc, want, what) in &rows {
+            refused(compactor, desc, want.as_ref(), what);
+        }
+        // Two written ranges of one buffer that do not overlap are fine.
+        let flags_words: Vec<u32> = (0..100).map(|i| u32::from(i % 3 == 0)).collect();
+        let source: Vec<u32> = (0..400).collect();
+        let flags = compactor.upload(&flags_words).expect("upload");
+        let source = compactor.upload(&source).expect("upload");
+        let both = buffer(device, 4096, U::STORAGE | U::COPY_SRC);
+        let compaction = no_gpu_error(device, || {
+            compactor.prepare_with(&CompactionDesc {
+                indices_to: Some((&both, 0)),
+                payload: Some(PayloadDesc {
+                    source: (&source, 0),
+                    words: 4,
+                    to: Some((&both, 2048)),
+                }),
+                ..CompactionDesc::new(&flags, 100, method)
+            })
+        })
+        .unwrap_or_else(|e| panic!("{method}: {e}"));
+        let out = no_gpu_error(device, || {
+            pollster::block_on(compactor.run_compaction(&compaction))
+        })
+        .expect("run");
+        let want: Vec<u32> = (0..100).filter(|i| i % 3 == 0).collect();
+        assert_eq!(out.indices, want, "{method}");
+        let payload: Vec<u32> = want.iter().flat_map(|&i| 4 * i..4 * i + 4).collect();
+        assert_eq!(out.payload, payload, "{method}");
+    }
+}
+
+#[test]
+fn a_payload_past_one_binding_is_refused() {
+    let compactor = common::compactor();
+    let device = compactor.device();
+    let limits = device.limits();
+    let limit = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size)
+        .min(u64::from(u32::MAX) * 4);
+    // From bits, the flags of a payload past the limit fit in a small buffer.
+    let capacity = (limit / 64 + 1).min(compactor.max_flags_for(Method::PackedScan));
+    let bits = buffer(
+        device,
+        capacity.div_ceil(32) * 4,
+        wgpu::BufferUsages::STORAGE,
+    );
+    let source = buffer(device, 4096, wgpu::BufferUsages::STORAGE);
+    refused(
+        compactor,
+        &CompactionDesc {
+            input: Input::Bits,
+            payload: Some(PayloadDesc {
+                source: (&source, 0),
+                words: 16,
+                to: None,
+            }),
+            ..CompactionDesc::new(&bits, capacity, Method::PackedScan)
+        },
+        &|e| {
+            matches!(
+                e,
+                Error::BindingTooLarge {
+                    buffer: "payload",
+                    ..
+                }
+            )
+        },
+        "a payload past one binding",
+    );
 }
 
 #[test]
