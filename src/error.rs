@@ -107,7 +107,7 @@ pub enum Error {
         /// How many slices the compaction is recorded in.
         slices: usize,
     },
-    /// A trace asked for more flags than a person can read ([`crate::MAX_TRACE_FLAGS`]).
+    /// A trace asked for more flags than a person can read ([`crate::teaching::MAX_TRACE_FLAGS`]).
     TraceTooLarge {
         /// The flags asked for.
         n: usize,

@@ -165,6 +165,9 @@ fn every_misuse_of_prepare_is_its_error() {
     }
 }
 
+/// What an error must be.
+type Want = dyn Fn(&Error) -> bool;
+
 /// `desc` prepared inside empty error scopes: the error it must be, named by `what`.
 fn refused(
     compactor: &Compactor,
@@ -210,7 +213,7 @@ fn every_misuse_of_the_renderers_outputs_payload_and_segments_is_its_error() {
             count,
             args_to,
         };
-        let rows: Vec<(CompactionDesc, Box<dyn Fn(&Error) -> bool>, &str)> = vec![
+        let rows: Vec<(CompactionDesc, Box<Want>, &str)> = vec![
             (
                 CompactionDesc {
                     indices_to: Some((&not_storage, 0)),

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::encode::clear_before;
+use super::record::clear_before;
 use super::{Compaction, Compactor};
 use crate::error::{Error, Result};
 use crate::layout::WORD;

@@ -3,7 +3,7 @@
 //! intermediate buffer is read back; the tile methods run once and their tile
 //! states are read back.
 
-use super::encode::clear_before;
+use super::record::clear_before;
 use super::{CompactionDesc, Compactor, Method, ScratchBuffer};
 use crate::error::{Error, Result};
 use crate::gpu::error_scope::scoped;
