@@ -168,8 +168,20 @@ test('code panel: every module of every method is the files of shaders/ it names
         assert.equal(m.code, parts.join('\n'), `${method}: ${m.label} is ${m.files.join(' + ')}`);
       }
       // The browser build has no subgroups: the look-back is the portable composition.
-      const lookback = modules.find((m) => m.label === 'lookback');
-      if (lookback) assert.deepEqual(lookback.files, ['shaders/lookback.wgsl', 'shaders/lookback_portable.wgsl', 'shaders/lookback_stats.wgsl']);
+      const tiles = modules.find((m) => m.label === 'tiles');
+      if (tiles) {
+        assert.deepEqual(tiles.files, [
+          'shaders/tiles.wgsl',
+          'shaders/lookback.wgsl',
+          'shaders/tile_atomic.wgsl',
+          'shaders/tile_scatter_bits.wgsl',
+          'shaders/tile_write.wgsl',
+          'shaders/lookback_portable.wgsl',
+          'shaders/lookback_stats.wgsl',
+          'shaders/input.wgsl',
+          'shaders/live.wgsl',
+        ]);
+      }
     }
     // Scan step 2 (a Hillis–Steele step) marks fn step in scan_block, in the panel and in the stepper.
     await page.selectOption('[data-testid="code-method"]', 'scan');

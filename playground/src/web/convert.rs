@@ -29,7 +29,10 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
             Compaction::BufferUsage { .. }
             | Compaction::BufferTooSmall { .. }
             | Compaction::Misaligned { .. }
-            | Compaction::Unsupported { .. } => "usage",
+            | Compaction::Unsupported { .. }
+            | Compaction::PayloadWords { .. }
+            | Compaction::BindingTooLarge { .. }
+            | Compaction::Aliased { .. } => "usage",
             _ => "gpu",
         },
     }

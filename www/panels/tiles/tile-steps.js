@@ -8,21 +8,21 @@ import { layout } from '../../core/layout.js';
 
 /** Where each kind of tile step is in the WGSL, for the look-back methods and for tile-atomic. */
 export const TILE_CODE = {
-  tiles: { module: 'lookback', fn: 'take_ticket' },
-  publish: { module: 'lookback', fn: 'publish_aggregate' },
-  lookback: { module: 'lookback', fn: 'look_back' },
-  late: { module: 'lookback', fn: 'look_back_to_base', focus: ['blocked_tile()', 'count_past_blocked('] },
-  inclusive: { module: 'lookback', fn: 'finish_look_back', focus: ['encode_state(INCLUSIVE'] },
-  scatter: { module: 'lookback', fn: 'write_out' },
-  result: { module: 'lookback', fn: 'finish_look_back', focus: ['atomicStore(&count[0]', 'indirect[1]'] },
-  count: { module: 'lookback', fn: 'tile_atomic', focus: ['scan_rows('] },
-  claim: { module: 'lookback', fn: 'tile_atomic', focus: ['atomicAdd(&count[0]'] },
+  tiles: { module: 'tiles', fn: 'take_ticket' },
+  publish: { module: 'tiles', fn: 'publish_aggregate' },
+  lookback: { module: 'tiles', fn: 'look_back' },
+  late: { module: 'tiles', fn: 'look_back_to_base', focus: ['blocked_tile()', 'count_past_blocked('] },
+  inclusive: { module: 'tiles', fn: 'finish_look_back', focus: ['encode_state(INCLUSIVE'] },
+  scatter: { module: 'tiles', fn: 'write_out' },
+  result: { module: 'tiles', fn: 'finish_look_back', focus: ['atomicStore(&count[0]', 'indirect[1]'] },
+  count: { module: 'tiles', fn: 'tile_atomic', focus: ['scan_rows('] },
+  claim: { module: 'tiles', fn: 'tile_atomic', focus: ['atomicAdd(&count[0]'] },
 };
 
 /** The tile-atomic's result comes from its own indirect_args dispatch. */
 export function tileCode(kind, method) {
   if (method === 'tile-atomic' && kind === 'result') return { module: 'indirect_args', fn: 'indirect_args' };
-  if (method === 'tile-atomic' && kind === 'scatter') return { module: 'lookback', fn: 'tile_atomic', focus: ['write_rows('] };
+  if (method === 'tile-atomic' && kind === 'scatter') return { module: 'tiles', fn: 'tile_atomic', focus: ['write_rows('] };
   return TILE_CODE[kind] ?? null;
 }
 

@@ -5,13 +5,17 @@ use wgpu_compaction::{Compactor, Method};
 
 pub const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] \
-                     [--stats] [--fixed] [--json] \
-                     [--source lookback-variant.wgsl ...]";
+                     [--stats] [--fixed] [--json] [--payload W,W,...] [--segments S,S,...] \
+                     [--source tile-kernels-variant.wgsl ...]";
 
 /// The most `--reps`: the timer's query set holds 4096 timestamps, two a run.
 pub const MAX_REPS: usize = 2048;
 /// The most `--warmup` rounds.
 pub const MAX_WARMUP: usize = 10_000;
+/// The most `--payload` words per object (what the kernels copy).
+pub const MAX_PAYLOAD_WORDS: usize = 16;
+/// The most `--segments`.
+pub const MAX_SEGMENTS: usize = 1 << 20;
 /// The largest `--source` file read.
 pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
 
@@ -41,8 +45,13 @@ pub struct Args {
     /// `--fixed`: rows of a tile kernel's grid doing nothing, and only taking tickets.
     pub fixed: bool,
     pub json: bool,
-    /// `--source PATH`: look-back kernels built from other WGSL, each a variant.
+    /// `--source PATH`: tile kernels built from other WGSL, each a variant.
     pub sources: Vec<(String, &'static str)>,
+    /// `--payload W,…`: rows of the order-keeping methods that also copy W words
+    /// of payload per visible object.
+    pub payload: Vec<u32>,
+    /// `--segments S,…`: rows of the order-keeping methods with S per-mesh segments.
+    pub segments: Vec<u32>,
 }
 
 /// The `--source` file a compactor was built from.
@@ -84,6 +93,8 @@ pub fn parse_args() -> Result<Parsed, String> {
         fixed: false,
         json: false,
         sources: Vec::new(),
+        payload: Vec::new(),
+        segments: Vec::new(),
     };
     let mut options = cli::Options::new(std::env::args().skip(1));
     while let Some((name, inline)) = options.next_option() {
@@ -112,6 +123,18 @@ pub fn parse_args() -> Result<Parsed, String> {
             "--stats" => args.stats = true,
             "--fixed" => args.fixed = true,
             "--json" => args.json = true,
+            "--payload" => {
+                args.payload = list::<String>(&value()?, "--payload")?
+                    .iter()
+                    .map(|w| whole(w, "--payload", 1, MAX_PAYLOAD_WORDS).map(|w| w as u32))
+                    .collect::<Result<_, _>>()?
+            }
+            "--segments" => {
+                args.segments = list::<String>(&value()?, "--segments")?
+                    .iter()
+                    .map(|s| whole(s, "--segments", 1, MAX_SEGMENTS).map(|s| s as u32))
+                    .collect::<Result<_, _>>()?
+            }
             "--source" => {
                 let path = value()?;
                 let text = read_source(&path)?;

@@ -3,7 +3,10 @@
 
 use compaction_playground::{flags, GpuContext};
 use wgpu_compaction::teaching::{cpu, Readback, STAT_WORDS};
-use wgpu_compaction::{Compaction, CompactionDesc, Compactor, Input, Method};
+use wgpu_compaction::{
+    Compaction, CompactionDesc, Compactor, DrawArgs, Input, Method, PayloadDesc, Segment,
+    SegmentsDesc,
+};
 
 use crate::args::{source_name, Args, UNPAIRED};
 use crate::copy::{FixedCost, References};
@@ -14,8 +17,23 @@ use crate::timer::Timer;
 const ROTATION_BYTES: u64 = 180_000_000;
 const MAX_ROTATION: u64 = 256;
 
+/// What a row computes besides the indices: a payload copy, or per-mesh records.
+enum Extra {
+    None,
+    /// The payload's words per object and the source it copies from.
+    Payload(u32, std::rc::Rc<Vec<u32>>),
+    /// The segments.
+    Segments(Vec<Segment>),
+}
+
 /// What was checked against the CPU, or what differed ("WRONG …", "READBACK FAILED …").
-fn verify(gpu: &GpuContext, compaction: &Compaction, method: Method, expected: &[u32]) -> String {
+fn verify(
+    gpu: &GpuContext,
+    compaction: &Compaction,
+    method: Method,
+    expected: &[u32],
+    extra: &Extra,
+) -> String {
     let device = &gpu.device;
     let mut encoder = device.create_command_encoder(&Default::default());
     let pending = match compaction.read_output(device, &mut encoder) {
@@ -40,6 +58,22 @@ fn verify(gpu: &GpuContext, compaction: &Compaction, method: Method, expected: &
             let at = got.iter().zip(expected).position(|(a, b)| a != b);
             return format!("WRONG order, first difference at {at:?}");
         }
+        match extra {
+            Extra::Payload(words, source) => {
+                if out.payload != cpu::payload(expected, 0, source, *words) {
+                    return "WRONG payload".into();
+                }
+            }
+            Extra::Segments(list) => {
+                let n = compaction.capacity() as u32;
+                let (records, draws) =
+                    cpu::segment_args(expected, 0, n, list, compaction.draw_args());
+                if out.segment_args != records || out.draw_count != draws {
+                    return "WRONG segment records".into();
+                }
+            }
+            Extra::None => {}
+        }
         "ok (exact)".into()
     } else {
         let sum = |v: &[u32]| v.iter().map(|&x| u64::from(x)).sum::<u64>();
@@ -61,6 +95,7 @@ enum Work<'a> {
         compactor: &'a Compactor,
         method: Method,
         compactions: Vec<Compaction>,
+        extra: Extra,
     },
 }
 
@@ -215,9 +250,76 @@ pub fn bench_size(
                         compactor,
                         method,
                         compactions,
+                        extra: Extra::None,
                     },
                 ));
             }
+        }
+    }
+    // What a GPU-driven renderer adds: a payload copied alongside, per-mesh records.
+    for &method in args.methods.iter().filter(|m| m.preserves_order()) {
+        let compactor = &compactors[0];
+        for &words in &args.payload {
+            let source = std::rc::Rc::new(payload_source(n, words));
+            let sources: Vec<wgpu::Buffer> = (0..rotation)
+                .map(|_| compactor.upload(&source).expect("upload the payload"))
+                .collect();
+            let prepared = (0..rotation).map(|r| {
+                compactor.prepare_with(&CompactionDesc {
+                    draw: DrawArgs::vertices(1),
+                    payload: Some(PayloadDesc {
+                        source: (&sources[r], 0),
+                        words,
+                        to: None,
+                    }),
+                    ..CompactionDesc::new(&flag_buffers[r], n as u64, method)
+                })
+            });
+            let bytes = 4.0 * n as f64 + (4.0 + 8.0 * f64::from(words)) * k as f64;
+            let extra = Extra::Payload(words, source);
+            let variant = format!("payload{words}");
+            push_case(
+                &mut cases,
+                row(method.name(), "u32", variant, bytes),
+                compactor,
+                method,
+                prepared,
+                extra,
+            );
+        }
+        for &count in &args.segments {
+            let list: Vec<Segment> = (0..count)
+                .map(|s| Segment {
+                    first_object: (u64::from(s) * n as u64 / u64::from(count)) as u32,
+                    index_count: 36,
+                    first_index: 36 * s,
+                    base_vertex: 0,
+                })
+                .collect();
+            let buffer = compactor
+                .upload(bytemuck::cast_slice(&list))
+                .expect("upload the segments");
+            let prepared = (0..rotation).map(|r| {
+                compactor.prepare_with(&CompactionDesc {
+                    draw: DrawArgs::indexed(0),
+                    segments: Some(SegmentsDesc {
+                        segments: (&buffer, 0),
+                        count,
+                        args_to: None,
+                    }),
+                    ..CompactionDesc::new(&flag_buffers[r], n as u64, method)
+                })
+            });
+            let bytes = 4.0 * n as f64 + 4.0 * k as f64 + 36.0 * f64::from(count);
+            let variant = format!("seg{count}");
+            push_case(
+                &mut cases,
+                row(method.name(), "u32", variant, bytes),
+                compactor,
+                method,
+                prepared,
+                Extra::Segments(list),
+            );
         }
     }
 
@@ -269,16 +371,59 @@ pub fn bench_size(
                 compactor,
                 method,
                 compactions,
+                extra,
             } = work
             {
                 // The copy the first round ran.
                 let first = &compactions[copy_of(case, 0)];
-                row.check = verify(gpu, first, method, &expected);
+                row.check = verify(gpu, first, method, &expected, &extra);
                 if args.stats && method.uses_tiles() {
                     row.check.push_str(&stats(gpu, compactor, &compactions[0]));
                 }
             }
             row
+        })
+        .collect()
+}
+
+/// A case of `compactor`'s compactions of `method` (one per rotation), or the
+/// error that refused them, said.
+fn push_case<'a>(
+    cases: &mut Vec<(Row, Work<'a>)>,
+    row: Row,
+    compactor: &'a Compactor,
+    method: Method,
+    prepared: impl Iterator<Item = wgpu_compaction::Result<Compaction>>,
+    extra: Extra,
+) {
+    match prepared.collect::<Result<Vec<_>, _>>() {
+        Ok(compactions) => cases.push((
+            row,
+            Work::Compact {
+                compactor,
+                method,
+                compactions,
+                extra,
+            },
+        )),
+        Err(e) => eprintln!(
+            "bench: {method} {} at n={}: {}",
+            row.variant,
+            row.n,
+            compaction_playground::cli::escaped(&e.to_string())
+        ),
+    }
+}
+
+/// Seeded payload words, `words` per object.
+fn payload_source(n: usize, words: u32) -> Vec<u32> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ n as u64;
+    (0..n * words as usize)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
         })
         .collect()
 }
