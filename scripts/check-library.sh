@@ -2,9 +2,11 @@
 # The library as a renderer gets it (npm test runs this):
 #   1. its docs build with every public item documented (warnings denied);
 #   2. `cargo publish --dry-run` passes, packaging only the library's files;
-#   3. a scratch crate that names only wgpu-compaction, wgpu and pollster builds
-#      and compacts on the GPU, and its dependency tree has none of the
-#      playground's crates (wasm-bindgen, web-sys, js-sys); the library's own
+#   3. a scratch crate that names only wgpu-compaction, wgpu, bytemuck and
+#      pollster builds and runs a GPU-driven frame (examples/multi_draw.rs, as a
+#      renderer would write it: per-mesh records and payload into its own buffers,
+#      one multi-draw, every pixel checked), and its dependency tree has none of
+#      the playground's crates (wasm-bindgen, web-sys, js-sys); the library's own
 #      dependencies are wgpu and bytemuck.
 set -euo pipefail
 
@@ -25,7 +27,7 @@ printf '%s\n' "$files" | sed 's/^/  /'
 if printf '%s\n' "$files" | grep -Eq '^(playground|www|e2e|scripts|docs|dist|node_modules)/|\.mjs$|package\.json'; then
   die "the library's package holds files that are not the library"
 fi
-for needed in LIBRARY.md LICENSE src/lib.rs shaders/lookback.wgsl examples/renderer.rs; do
+for needed in LIBRARY.md LICENSE src/lib.rs shaders/tiles.wgsl shaders/lookback.wgsl examples/renderer.rs examples/multi_draw.rs; do
   printf '%s\n' "$files" | grep -qx "$needed" || die "the package lacks $needed"
 done
 
@@ -48,25 +50,11 @@ publish = false
 [dependencies]
 wgpu-compaction = { path = "$ROOT" }
 wgpu = { version = "30", default-features = false, features = ["std", "wgsl", "vulkan"] }
+bytemuck = "1"
 pollster = "0.4"
 TOML
-cat >"$scratch/src/main.rs" <<'RUST'
-use wgpu_compaction::{Compactor, Method};
-
-fn main() {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).expect("adapter");
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        required_limits: Compactor::required_limits(Method::Lookback),
-        ..Default::default()
-    }))
-    .expect("device");
-    let compactor = Compactor::new(&device, &queue);
-    let out = pollster::block_on(compactor.run(&[1, 0, 0, 1, 1, 0, 1, 0, 0, 1], Method::Lookback)).expect("run");
-    assert_eq!(out.indices, [0, 3, 4, 6, 9]);
-    println!("scratch crate: lookback on the GPU gave {:?}", out.indices);
-}
-RUST
+# The renderer's frame of the repository's example, built against the library alone.
+cp "$ROOT/examples/multi_draw.rs" "$scratch/src/main.rs"
 tree="$(cd "$scratch" && cargo tree --edges normal --prefix none)"
 if printf '%s\n' "$tree" | grep -Eq '^(wasm-bindgen|web-sys|js-sys|compaction-playground|console_error_panic_hook) '; then
   die "the library pulls in the playground's dependencies: $(printf '%s\n' "$tree" | grep -E '^(wasm-bindgen|web-sys|js-sys)' | sort -u | tr '\n' ' ')"

@@ -11,9 +11,14 @@ export const LOADER_BUDGET = 8 * 1024;
  * with the accessibility (roving tab stops, announcements, print) and the
  * boundary's checks, after the element's CSS was minified to make room; 206
  * since runs are recorded in slices on software adapters (+2.1 KiB of wasm);
- * 208 with the library's checked encodes (Result, ties, length slots: +0.9 KiB).
+ * 208 with the library's checked encodes (Result, ties, length slots: +0.9 KiB);
+ * 212 with issue 23's renderer capabilities, which the same wasm carries (the
+ * caller's buffers, payload and per-mesh kernels, aliasing checks, the kernel
+ * catalogue: +5.7 KiB of wasm, the tile view at 211.6). The next cut: the
+ * message tables per panel (a one-panel page fetches all of en.js, 10.6 KiB,
+ * of which the other panels' strings are 3 to 4.5 KiB).
  */
-export const PANEL_BUDGET = 208 * 1024;
+export const PANEL_BUDGET = 212 * 1024;
 
 /** The files a documentation site needs: the loader, the playground's entries, the wasm, the iframe route. */
 export const ELEMENT_FILES = [

@@ -2,7 +2,6 @@
 //! compaction needs it (or at `warm_up`): a page that only runs the scan never
 //! waits for the tile kernels (seconds on a software adapter).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::catalogue::{Build, KernelId, Module, Payload, Spec};
@@ -59,11 +58,23 @@ pub(crate) fn stage_rows(id: KernelId, subgroups: bool) -> u32 {
 }
 
 /// One lazily compiled pipeline per kernel and variant, one module per build.
+/// A few dozen at most: lists searched in order (a hash map would add to every
+/// page's wasm for nothing).
 pub(crate) struct Pipelines {
     options: LookbackOptions,
     subgroups: bool,
-    modules: Mutex<HashMap<(&'static str, Build), wgpu::ShaderModule>>,
-    kernels: Mutex<HashMap<(KernelId, Variant), Arc<Kernel>>>,
+    modules: Mutex<Vec<((&'static str, Build), wgpu::ShaderModule)>>,
+    kernels: Mutex<Vec<((KernelId, Variant), Arc<Kernel>)>>,
+}
+
+/// The value of `key` in `list`, made by `make` and kept the first time.
+fn entry<K: PartialEq, V: Clone>(list: &mut Vec<(K, V)>, key: K, make: impl FnOnce() -> V) -> V {
+    if let Some((_, value)) = list.iter().find(|(k, _)| *k == key) {
+        return value.clone();
+    }
+    let value = make();
+    list.push((key, value.clone()));
+    value
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -103,16 +114,15 @@ impl Pipelines {
     /// Whether `id`'s plain pipeline (any level of the scan's) is compiled.
     #[cfg(test)]
     pub fn compiled(&self, id: KernelId) -> bool {
-        lock(&self.kernels).keys().any(|&(k, _)| k == id)
+        lock(&self.kernels).iter().any(|&((k, _), _)| k == id)
     }
 
     /// The pipeline of `id` in `variant`, compiled now if it was not yet.
     pub fn kernel(&self, device: &wgpu::Device, id: KernelId, variant: Variant) -> Arc<Kernel> {
         let mut kernels = lock(&self.kernels);
-        kernels
-            .entry((id, variant))
-            .or_insert_with(|| Arc::new(self.compile(device, id.spec(), variant)))
-            .clone()
+        entry(&mut kernels, (id, variant), || {
+            Arc::new(self.compile(device, id.spec(), variant))
+        })
     }
 
     fn compile(&self, device: &wgpu::Device, spec: &'static Spec, variant: Variant) -> Kernel {
@@ -143,28 +153,25 @@ impl Pipelines {
         build: Build,
     ) -> wgpu::ShaderModule {
         let mut modules = lock(&self.modules);
-        modules
-            .entry((module.name, build))
-            .or_insert_with(|| {
-                let descriptor = wgpu::ShaderModuleDescriptor {
-                    label: Some(&module.label(&build)),
-                    source: wgpu::ShaderSource::Wgsl(module.wgsl(&build).into()),
-                };
-                if self.options.runtime_checks || module.name != "tiles" {
-                    return device.create_shader_module(descriptor);
-                }
-                // SAFETY: every index in the tile kernels is guarded by the flag
-                // count or the tile count (the same guards that keep the checked
-                // build exact); this build only drops wgpu's redundant clamps and
-                // loop counters, for measurement.
-                unsafe {
-                    device.create_shader_module_trusted(
-                        descriptor,
-                        wgpu::ShaderRuntimeChecks::unchecked(),
-                    )
-                }
-            })
-            .clone()
+        entry(&mut modules, (module.name, build), || {
+            let descriptor = wgpu::ShaderModuleDescriptor {
+                label: Some(&module.label(&build)),
+                source: wgpu::ShaderSource::Wgsl(module.wgsl(&build).into()),
+            };
+            if self.options.runtime_checks || module.name != "tiles" {
+                return device.create_shader_module(descriptor);
+            }
+            // SAFETY: every index in the tile kernels is guarded by the flag
+            // count or the tile count (the same guards that keep the checked
+            // build exact); this build only drops wgpu's redundant clamps and
+            // loop counters, for measurement.
+            unsafe {
+                device.create_shader_module_trusted(
+                    descriptor,
+                    wgpu::ShaderRuntimeChecks::unchecked(),
+                )
+            }
+        })
     }
 }
 
