@@ -9,18 +9,39 @@ override PAYLOAD_WORDS : u32 = 1u;
 @group(0) @binding(8) var<storage, read>       payload_in  : array<u32>;
 @group(0) @binding(9) var<storage, read_write> payload_out : array<u32>;
 
-// The staged indices to their slots, then their payloads word by word:
-// consecutive invocations write consecutive words (a run of whole objects), and
-// read each object's words together.
+// The staged indices to their slots, each plus the index base, then their payloads.
 fn write_out(li : u32, base : u32, total : u32) {
   for (var s = li; s < total; s = s + WORKGROUP_SIZE) {
     indices[base + s] = object_index(staged[s]);
   }
-  let words = total * PAYLOAD_WORDS;
+  copy_payloads(li, base, total);
+}
+
+// Consecutive invocations write consecutive runs of the copies. A payload of whole
+// vec4 goes four words an invocation, its four loads issued before their stores:
+// one word at a time, each invocation waits on one load after another.
+fn copy_payloads(li : u32, base : u32, total : u32) {
   let first = base * PAYLOAD_WORDS;
-  for (var w = li; w < words; w = w + WORKGROUP_SIZE) {
+  if (PAYLOAD_WORDS % 4u == 0u) {
+    // (At least 1: the constant is folded in the branch a pipeline never takes too.)
+    let quads = max(PAYLOAD_WORDS / 4u, 1u);
+    for (var q = li; q < total * quads; q = q + WORKGROUP_SIZE) {
+      let s = q / quads;
+      let src = staged[s] * PAYLOAD_WORDS + 4u * (q - s * quads);
+      let to = first + 4u * q;
+      let a = payload_in[src];
+      let b = payload_in[src + 1u];
+      let c = payload_in[src + 2u];
+      let d = payload_in[src + 3u];
+      payload_out[to] = a;
+      payload_out[to + 1u] = b;
+      payload_out[to + 2u] = c;
+      payload_out[to + 3u] = d;
+    }
+    return;
+  }
+  for (var w = li; w < total * PAYLOAD_WORDS; w = w + WORKGROUP_SIZE) {
     let s = w / PAYLOAD_WORDS;
-    let k = w - s * PAYLOAD_WORDS;
-    payload_out[first + w] = payload_in[staged[s] * PAYLOAD_WORDS + k];
+    payload_out[first + w] = payload_in[staged[s] * PAYLOAD_WORDS + w - s * PAYLOAD_WORDS];
   }
 }

@@ -9,7 +9,7 @@ use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::{buffer_with, holds, storage_buffer, words, words_at};
 use crate::gpu::options::STAT_WORDS;
 use crate::gpu::pipelines::Variant;
-use crate::layout::{BLOCK, MAX_PAYLOAD_WORDS, STEPS, TILE, WORD};
+use crate::layout::{BLOCK, MAX_PAYLOAD_WORDS, SEGMENT_ARGS_WORKGROUP, STEPS, TILE, WORD};
 use crate::output::{DrawArgs, Segment};
 use crate::Method;
 
@@ -956,7 +956,8 @@ impl<'c, 'd> Builder<'c, 'd> {
                     args.binding(segment_args_words(self.out.draw, count)),
                 ),
             ],
-            u64::from(count),
+            // One workgroup a segment.
+            u64::from(count) * SEGMENT_ARGS_WORKGROUP as u64,
         );
     }
 

@@ -477,7 +477,7 @@ pub(crate) static KERNELS: [Spec; 17] = [
             (2, "own_args"),
             (3, "args"),
         ],
-        workgroup_storage: 0,
+        workgroup_storage: 28,
         reads_live: true,
         payload: Payload::Unchanged,
     },

@@ -63,9 +63,13 @@ pub(crate) fn stage_rows(id: KernelId, subgroups: bool) -> u32 {
 pub(crate) struct Pipelines {
     options: LookbackOptions,
     subgroups: bool,
-    modules: Mutex<Vec<((&'static str, Build), wgpu::ShaderModule)>>,
-    kernels: Mutex<Vec<((KernelId, Variant), Arc<Kernel>)>>,
+    modules: Mutex<Vec<(ModuleKey, wgpu::ShaderModule)>>,
+    kernels: Mutex<Vec<(KernelKey, Arc<Kernel>)>>,
 }
+
+/// A module by its name and build; a pipeline by its kernel and variant.
+type ModuleKey = (&'static str, Build);
+type KernelKey = (KernelId, Variant);
 
 /// The value of `key` in `list`, made by `make` and kept the first time.
 fn entry<K: PartialEq, V: Clone>(list: &mut Vec<(K, V)>, key: K, make: impl FnOnce() -> V) -> V {

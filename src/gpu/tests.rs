@@ -53,7 +53,10 @@ fn variants(spec: &Spec, build: &Build) -> Vec<Variant> {
         (KernelId::ScanBlock | KernelId::ScanBlockTraced, _) => {
             vec![Variant::scan_level(0), Variant::scan_level(1)]
         }
-        (_, Payload::Composed) if build.payload => vec![Variant::payload(4)],
+        (_, Payload::Composed) if build.payload => [1, 3, 4, MAX_PAYLOAD_WORDS]
+            .into_iter()
+            .map(Variant::payload)
+            .collect(),
         (_, Payload::Entry(_)) => vec![Variant::PLAIN, Variant::payload(MAX_PAYLOAD_WORDS)],
         _ => vec![Variant::PLAIN],
     }
