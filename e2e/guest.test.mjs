@@ -14,6 +14,7 @@ import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
 import { startSite, DIST, ASSETS } from './site.mjs';
 import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
+import { PANEL_TABLES } from '../www/i18n/tables.js';
 import { PANELS } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
 
@@ -177,7 +178,10 @@ test('panels="scan" fetches the loader, the playground, the scan panel and the w
     const panelFile = (p) => graph.entries[`www/panels/${p}/index.js`];
     assert.ok(fetched.includes(panelFile('scan')));
     for (const p of PANELS.filter((x) => x !== 'scan')) assert.ok(!fetched.includes(panelFile(p)), `${p}'s chunk was fetched`);
-    assert.ok(!fetched.includes(graph.entries['www/i18n/es.js']), 'one language');
+    // One language, and of it the shared words and the scan panel's own only.
+    assert.ok(fetched.includes(graph.entries['www/i18n/en/core.js']) && fetched.includes(graph.entries['www/i18n/en/scan.js']));
+    for (const table of ['core', ...PANEL_TABLES]) assert.ok(!fetched.includes(graph.entries[`www/i18n/es/${table}.js`]), `es/${table}: one language`);
+    for (const table of PANEL_TABLES.filter((x) => x !== 'scan')) assert.ok(!fetched.includes(graph.entries[`www/i18n/en/${table}.js`]), `en/${table}: another panel's words`);
     // Built only what shows: no other card has content.
     const built = await page.$eval('#s', (e) => [...e.shadowRoot.querySelectorAll('[data-panel]:not([aria-busy])')].map((c) => c.dataset.panel));
     assert.deepEqual(built, ['scan']);

@@ -1,6 +1,8 @@
 // What dist/ holds, how big it may be, and what a page fetches from it: used
 // by the build (scripts/build-dist.mjs), by `npm pack`'s check and by the tests.
 
+import { tablesFor } from '../www/i18n/tables.js';
+
 /** The gzip budget of all of dist/ (level 9), in bytes. */
 export const GZIP_BUDGET = 600 * 1024;
 /** The loader: what every page of a site with the site-wide include pays. */
@@ -14,9 +16,9 @@ export const LOADER_BUDGET = 8 * 1024;
  * 208 with the library's checked encodes (Result, ties, length slots: +0.9 KiB);
  * 212 with issue 23's renderer capabilities, which the same wasm carries (the
  * caller's buffers, payload and per-mesh kernels, aliasing checks, the kernel
- * catalogue: +5.7 KiB of wasm, the tile view at 211.6). The next cut: the
- * message tables per panel (a one-panel page fetches all of en.js, 10.6 KiB,
- * of which the other panels' strings are 3 to 4.5 KiB).
+ * catalogue: +6.6 KiB of wasm), after the message tables were split per panel
+ * (www/i18n/tables.js: a one-panel page no longer fetches the other panels'
+ * words, 2.6 to 5.5 KiB): the tile view at 209.8.
  */
 export const PANEL_BUDGET = 212 * 1024;
 
@@ -37,11 +39,12 @@ export const ELEMENT_FILES = [
 export const PAGE_FILES = ['index.html', 'page.css', 'page.js'];
 
 /** The modules whose chunks a page fetches, as esbuild names their entry points. */
-const MODULE = {
+export const MODULE = {
   mount: 'www/playground/mount.js',
   engine: 'www/core/engine.js',
   glue: 'www/pkg/compaction_playground.js',
-  lang: (lang) => `www/i18n/${lang}.js`,
+  /** A message table of a language: `core`, or a panel's own (www/i18n/tables.js). */
+  messages: (lang, table = 'core') => `www/i18n/${lang}/${table}.js`,
   panel: (panel) => `www/panels/${panel}/index.js`,
 };
 
@@ -61,10 +64,8 @@ export function fetchedFor(graph, panels, lang = 'en') {
   add(graph.entries[MODULE.mount]);
   add(graph.entries[MODULE.engine]);
   add(graph.entries[MODULE.glue]);
-  add(graph.entries[MODULE.lang(lang)]);
-  for (const p of panels) {
-    if (p === 'tiles' && panels.includes('scan')) continue;
-    add(graph.entries[MODULE.panel(p)]);
-  }
+  const built = panels.filter((p) => !(p === 'tiles' && panels.includes('scan')));
+  for (const table of tablesFor(built)) add(graph.entries[MODULE.messages(lang, table)]);
+  for (const p of built) add(graph.entries[MODULE.panel(p)]);
   return [...wanted];
 }

@@ -9,6 +9,7 @@ import { es } from '../../www/i18n/es.js';
 import { LOADER_MESSAGES } from '../../www/i18n/loader.js';
 import { PAGE_MESSAGES } from '../../www/page/page-messages.js';
 import { LANGS, pickLang } from '../../www/i18n/langs.js';
+import { PANEL_TABLES } from '../../www/i18n/tables.js';
 import { translator, loadTranslator, messages } from '../../www/i18n/i18n.js';
 
 const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -47,4 +48,36 @@ test('the translator fills placeholders, formats numbers for the language and sa
   assert.equal(t.fixed(0.5, 2), '0,50');
   assert.throws(() => t('nope'), /nope/);
   assert.equal(translator('en', { a: '{n}' })('a', { n: 1234 }), '1,234');
+});
+
+test('each panel’s words are in its own table, and a translator adds a panel’s table as the panel is built', async () => {
+  for (const lang of LANGS) {
+    const core = await messages(lang);
+    for (const panel of PANEL_TABLES) {
+      const own = await messages(lang, panel);
+      assert.ok(Object.keys(own).length > 0, `${lang}/${panel}`);
+      for (const key of Object.keys(own)) assert.ok(key.startsWith(`${panel}.`), `${lang}/${panel}: ${key} is another's`);
+    }
+    for (const key of Object.keys(core)) assert.ok(!PANEL_TABLES.includes(key.split('.')[0]), `${lang}/core: ${key} belongs to a panel`);
+    const t = await loadTranslator(lang);
+    assert.throws(() => t('tiles.one', { t: 1 }), /tiles\.one/);
+    await t.load('tiles');
+    assert.equal(t('tiles.one', { t: 1 }), (lang === 'en' ? en : es)['tiles.one'].replace('{t}', '1'));
+    await t.load('editor'); // a panel without words of its own
+    assert.equal(await messages(lang, 'tiles'), await messages(lang, 'tiles'));
+  }
+});
+
+test('a panel’s words are used by that panel alone (so that fetching them with it suffices)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const root = path.join(import.meta.dirname, '..', '..', 'www');
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.js') && !f.startsWith('i18n'));
+  for (const file of files) {
+    const text = await readFile(path.join(root, file), 'utf8');
+    for (const panel of PANEL_TABLES) {
+      if (!new RegExp(`['\`]${panel}\\.[A-Za-z]`).test(text)) continue;
+      assert.ok(file.startsWith(path.join('panels', panel)), `${file} uses the ${panel} panel's words`);
+    }
+  }
 });

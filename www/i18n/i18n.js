@@ -1,31 +1,51 @@
-// Every string the playground shows, in English and Spanish (the tables en.js
-// and es.js beside this file; the loader's few words in loader.js), and the
-// numbers formatted for the language. A playground gets one translator `t` and
-// hands it to each part it builds: `t(key, params)` fills `{name}` from params
-// (numbers formatted for the language), `t.num(n)`, `t.fixed(x, digits)`.
-// Only the language shown is downloaded: `loadTranslator(lang)`.
+// Every string the playground shows, in English and Spanish (the tables in en/
+// and es/ beside this file: core.js, what every panel shares, and one table per
+// panel that has its own words, www/i18n/tables.js; the loader's few words in
+// loader.js), and the numbers formatted for the language. A playground gets one
+// translator `t` and hands it to each part it builds: `t(key, params)` fills
+// `{name}` from params (numbers formatted for the language), `t.num(n)`,
+// `t.fixed(x, digits)`. Only the language shown is downloaded, and of it only
+// the shared table and the tables of the panels shown: `loadTranslator(lang)`,
+// then `t.load(panel)` as a panel is built.
 
 import { LANGS, pickLang } from './langs.js';
+import { PANEL_TABLES } from './tables.js';
 
 export { LANGS, LANG_NAMES, pickLang } from './langs.js';
 
-/** @type {Record<string, () => Promise<Record<string, string>>>} */
+/** @type {Record<string, Record<string, () => Promise<{ messages: Record<string, string> }>>>} */
 const TABLES = {
-  en: () => import('./en.js').then((m) => m.en),
-  es: () => import('./es.js').then((m) => m.es),
+  en: {
+    core: () => import('./en/core.js'),
+    tiles: () => import('./en/tiles.js'),
+    scan: () => import('./en/scan.js'),
+    atomic: () => import('./en/atomic.js'),
+    order: () => import('./en/order.js'),
+    bench: () => import('./en/bench.js'),
+  },
+  es: {
+    core: () => import('./es/core.js'),
+    tiles: () => import('./es/tiles.js'),
+    scan: () => import('./es/scan.js'),
+    atomic: () => import('./es/atomic.js'),
+    order: () => import('./es/order.js'),
+    bench: () => import('./es/bench.js'),
+  },
 };
 
 /** @type {Map<string, Promise<Record<string, string>>>} */
 const loaded = new Map();
 
-/** The message table of `lang` (fetched once per page). */
-export function messages(lang) {
+/** The message table `part` (`core` or a panel's) of `lang` (fetched once per page). */
+export function messages(lang, part = 'core') {
   const code = LANGS.includes(lang) ? lang : 'en';
-  let table = loaded.get(code);
+  const key = `${code}/${part}`;
+  let table = loaded.get(key);
   if (!table) {
-    table = TABLES[code]();
-    table.catch(() => loaded.delete(code));
-    loaded.set(code, table);
+    const load = TABLES[code][part];
+    table = load ? load().then((m) => m.messages) : Promise.resolve({});
+    table.catch(() => loaded.delete(key));
+    loaded.set(key, table);
   }
   return table;
 }
@@ -33,7 +53,8 @@ export function messages(lang) {
 /**
  * @typedef {((key: string, params?: Record<string, unknown>) => string) & {
  *   lang: string, num: (n: number) => string, fixed: (x: number, digits: number) => string,
- *   plural: (key: string, n: number, params?: Record<string, unknown>) => string }} Translator
+ *   plural: (key: string, n: number, params?: Record<string, unknown>) => string,
+ *   load: (panel: string) => Promise<void> }} Translator
  */
 
 /** A translator for `lang` once its table is in. @returns {Promise<Translator>} */
@@ -43,11 +64,13 @@ export async function loadTranslator(lang) {
 }
 
 /**
- * @param {string} lang  @param {Record<string, string>} table
+ * @param {string} lang  @param {Record<string, string>} shared  the table every panel shares
  * @returns {Translator}
  */
-export function translator(lang, table) {
+export function translator(lang, shared) {
   const number = new Intl.NumberFormat(lang);
+  /** The shared table and, as their panels are built, the panels' own (a copy: the cache stays as fetched). */
+  const table = { ...shared };
   /** @type {any} */
   const t = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ params = {}) => {
     const text = table[key];
@@ -63,5 +86,9 @@ export function translator(lang, table) {
   t.fixed = (/** @type {number} */ x, /** @type {number} */ digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
   /** `n`, with the key's `.one` or `.other` form (`{n}` filled). */
   t.plural = (/** @type {string} */ key, /** @type {number} */ n, params = {}) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n, ...params });
+  /** Adds the table of `panel` (nothing for a panel without one), for the panel about to be built. */
+  t.load = async (/** @type {string} */ panel) => {
+    if (PANEL_TABLES.includes(panel)) Object.assign(table, await messages(lang, panel));
+  };
   return t;
 }

@@ -158,8 +158,9 @@ export class Playground {
   /** The panel's module, built into its card (once). */
   ensurePanel(name) {
     if (this.loading[name]) return this.loading[name];
-    const promise = PANEL_MODULES[name]()
-      .then(async (module) => {
+    // The panel's code and its words (where it has its own), fetched together.
+    const promise = Promise.all([PANEL_MODULES[name](), this.t.load(name)])
+      .then(async ([module]) => {
         if (this.destroyed) return;
         const panel = module.create({ session: this.session, t: this.t, view: this });
         for (const sheet of panel.styles ?? []) this.host.adopt(sheet);

@@ -5,7 +5,7 @@ import { isSoftwareAdapter } from '../../core/engine.js';
 
 /** Why an unordered method kept its order here, in `t`'s language. */
 export function whyStable(t, backend, adapter, n) {
-  if (backend === 'cpu') return t('atomic.stable.cpu');
-  const size = n <= 64 ? t('atomic.stable.oneGroup', { n }) : t('atomic.stable.size', { n });
-  return isSoftwareAdapter(adapter) ? t('atomic.stable.software', { size }) : t('atomic.stable.gpu', { size });
+  if (backend === 'cpu') return t('stable.cpu');
+  const size = n <= 64 ? t('stable.oneGroup', { n }) : t('stable.size', { n });
+  return isSoftwareAdapter(adapter) ? t('stable.software', { size }) : t('stable.gpu', { size });
 }

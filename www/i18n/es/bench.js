@@ -1,0 +1,37 @@
+// The Spanish messages of the bench panel (www/panels/bench/), fetched with it; the
+// English twins in ../en/bench.js.
+
+export const messages = {
+  // bench-panel.js
+  'bench.lead':
+    'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query las cronometra el reloj de pared, hasta el final de una lectura. Flags aleatorios, densidad 0,5; cada salida se comprueba contra la CPU.',
+  'bench.methods': 'Los métodos a medir',
+  'bench.max': 'Hasta',
+  'bench.run': 'Ejecutar el benchmark',
+  'bench.cancel': 'Cancelar',
+  'bench.tableLabel': 'Las mediciones',
+  'bench.compileTitle': 'Compilación, cronometrada aparte de las ejecuciones',
+  'bench.compiled': '{method}: {ms} ms (compilar y una ejecución de 10 flags)',
+  'bench.progress': '{method}, N = {n} ({done} de {total})…',
+  'bench.compiling': 'Compilando {method}…',
+  'bench.done': 'Hecho: {rows} mediciones.',
+  'bench.cancelled': 'Cancelado tras {rows} mediciones.',
+  'bench.failed': 'El benchmark se detuvo: {error}',
+  'bench.timer.gpu': 'Cronómetro: marcas de tiempo de la GPU (timestamp-query), entre muchas compactaciones.',
+  'bench.timer.wall': 'Cronómetro: el reloj de pared (este navegador no concede timestamp-query), hasta el final de una lectura.',
+  'bench.timer.cpu': 'Cronómetro: el reloj de pared alrededor de la referencia en CPU (aquí no hay GPU).',
+  'bench.resolution': 'Las marcas de tiempo son múltiplos de {us} µs: cada medición abarca miles de ellas.',
+  'bench.resolutionNs': 'Las marcas de tiempo son múltiplos de {ns} ns (este navegador no las redondea).',
+  'bench.timerShort.gpu': 'GPU',
+  'bench.timerShort.wall': 'pared',
+  'bench.timerShort.cpu': 'CPU',
+  'bench.th.method': 'método',
+  'bench.th.n': 'N',
+  'bench.th.median': 'mediana µs',
+  'bench.th.gbps': 'GB/s',
+  'bench.th.timer': 'cronómetro',
+  'bench.th.reps': 'por marca',
+  'bench.th.check': 'comprobación',
+  'bench.axis.time': 'µs por compactación (mediana), ejes logarítmicos',
+  'bench.axis.gbps': 'GB/s (4N leídos + 4K escritos), ejes logarítmicos',
+};
