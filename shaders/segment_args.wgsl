@@ -10,8 +10,9 @@
 // 32 evenly spaced slots of the range left at once and keeps the gap between the
 // last probe before the object and the first at or past it, 33 times narrower. A
 // search of 2^23 slots takes 5 rounds of loads in parallel, where one invocation
-// halving the range waits on 23 loads in a row. No atomics but the draw count's,
-// the same records every run.
+// halving the range waits on 23 loads in a row (1024 meshes cost 4.6 µs at 2^24
+// flags this way, 14.4 that way; BENCHMARKS.md v27). No atomics but the draw
+// count's, the same records every run.
 // (With shaders/live.wgsl: the live uniform at binding 7.)
 
 // The compacted indices, each with the index base (live.w) added.

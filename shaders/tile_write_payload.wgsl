@@ -19,7 +19,9 @@ fn write_out(li : u32, base : u32, total : u32) {
 
 // Consecutive invocations write consecutive runs of the copies. A payload of whole
 // vec4 goes four words an invocation, its four loads issued before their stores:
-// one word at a time, each invocation waits on one load after another.
+// one word at a time, each invocation waits on one load after another (4 words at
+// 2^24 flags: 108 µs more than the indices alone, 158 one word at a time;
+// BENCHMARKS.md v27).
 fn copy_payloads(li : u32, base : u32, total : u32) {
   let first = base * PAYLOAD_WORDS;
   if (PAYLOAD_WORDS % 4u == 0u) {
