@@ -14,6 +14,12 @@
 // u32 words per object, 1 to 16 (set per pipeline).
 override PAYLOAD_WORDS : u32 = 1u;
 
+// Whether element i is visible and before the live length (WGSL's && skips the
+// load past it).
+fn kept(i : u32) -> bool {
+  return i < min(live.x, arrayLength(&visible)) && visible[i] != 0u;
+}
+
 @compute @workgroup_size(64)
 fn scatter(
   @builtin(local_invocation_index) li : u32,
@@ -21,10 +27,7 @@ fn scatter(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let i = linear_workgroup(wid, groups) * 64u + li;
-  if (i >= min(live.x, arrayLength(&visible))) {
-    return;
-  }
-  if (visible[i] != 0u) {
+  if (kept(i)) {
     indices[prefix[i]] = object_index(i);
   }
 }
@@ -36,10 +39,7 @@ fn scatter_payload(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let i = linear_workgroup(wid, groups) * 64u + li;
-  if (i >= min(live.x, arrayLength(&visible))) {
-    return;
-  }
-  if (visible[i] != 0u) {
+  if (kept(i)) {
     let slot = prefix[i];
     indices[slot] = object_index(i);
     for (var k = 0u; k < PAYLOAD_WORDS; k = k + 1u) {

@@ -1,5 +1,5 @@
 //! Step-by-step state of a compaction, as the playground shows it. The GPU fills
-//! these from real buffers (`Compactor::trace_*`), the CPU mirror from its own
+//! these from real buffers (`teaching::trace_*`), the CPU mirror from its own
 //! simulation (`cpu::trace_*`); the tests require both to be equal.
 
 use crate::layout::NO_SLOT;
@@ -122,7 +122,7 @@ impl TileStatus {
 ///   (the value its atomicAdd returned) and `inclusive` is `exclusive + aggregate`;
 ///   both are `NO_SLOT` for a tile with no visible flag, whose place no buffer shows.
 ///
-/// `Compactor::trace_tiles` fills it from the GPU, `cpu::lookback::trace_tiles`
+/// `teaching::trace_tiles` fills it from the GPU, `teaching::cpu::trace_tiles`
 /// from the CPU mirror: for the look-back methods both must be equal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TileTraceEntry {

@@ -51,7 +51,7 @@ export const messages = {
     '`add_offsets`: every invocation of block {block} adds its block’s offset — the exclusive scan of the block sums, done one level up — to its prefix within the block, which turns it into the global exclusive prefix; here {earlier}.',
   'scan.scatter.title': 'Scatter{where}',
   'scan.scatter':
-    'Every invocation whose flag is visible writes its own index i to `indices[prefix[i]]`; the scan has already given each one a different slot, so no atomics are needed and the list keeps the input order, the same buffer bit for bit on every run. Invisible invocations just return.',
+    'Every invocation whose flag is visible writes its own index i to `indices[prefix[i]]`; the scan has already given each one a different slot, so no atomics are needed and the list keeps the input order, the same buffer bit for bit on every run. Invisible invocations write nothing.',
   'scan.result.more': ' (the first {shown} are shown)',
   'scan.result':
     'The last prefix plus the last flag is the total, {count} visible of {n}{more}; it goes into the indirect-args buffer as instanceCount = {instanceCount}, and one drawIndirect runs that many instances, each vertex shader finding its object with `visibles[instance_index]`.',

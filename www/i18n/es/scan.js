@@ -51,7 +51,7 @@ export const messages = {
     '`add_offsets`: cada invocación del bloque {block} suma el desplazamiento de su bloque (el escaneo exclusivo de las sumas de bloque, hecho un nivel más arriba) a su prefijo dentro del bloque, y lo convierte en el prefijo exclusivo global; aquí {earlier}.',
   'scan.scatter.title': 'Dispersión{where}',
   'scan.scatter':
-    'Cada invocación cuyo flag es visible escribe su propio índice i en `indices[prefix[i]]`; el escaneo ya le dio a cada una una posición distinta, así que no hacen falta atómicos y la lista conserva el orden de entrada: el mismo búfer, bit a bit, en cada ejecución. Las invocaciones invisibles simplemente terminan.',
+    'Cada invocación cuyo flag es visible escribe su propio índice i en `indices[prefix[i]]`; el escaneo ya le dio a cada una una posición distinta, así que no hacen falta atómicos y la lista conserva el orden de entrada: el mismo búfer, bit a bit, en cada ejecución. Las invocaciones invisibles no escriben nada.',
   'scan.result.more': ' (se muestran los primeros {shown})',
   'scan.result':
     'El último prefijo más el último flag es el total, {count} visibles de {n}{more}; va al búfer de argumentos indirectos como instanceCount = {instanceCount}, y un solo drawIndirect ejecuta ese número de instancias, y cada vertex shader encuentra su objeto con `visibles[instance_index]`.',
