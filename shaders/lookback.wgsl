@@ -36,6 +36,11 @@ override SPIN_LIMIT : u32 = 64u;
 // Tests only: ignore every published state, so each tile counts all its
 // predecessors itself, the path a GPU without forward progress may take.
 override STRESS_FALLBACK : bool = false;
+// Tiles of TILE flags a state (set per pipeline): `lookback_bits` takes two on large
+// arrays (the host's `WIDE_BITS_FROM_TILES`), so that the chain of states, which
+// holds bits tiles more than their loads do, is half as long (BENCHMARKS.md v28).
+// Every other entry point, and every tile index below but the loads', counts states.
+override SUBTILES : u32 = 1u;
 
 // DrawIndirectArgs; the last tile writes instance_count.
 @group(0) @binding(5) var<storage, read_write> indirect    : array<u32, 4>;
@@ -160,7 +165,7 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
 // writes the count.
 fn skip_tile(li : u32, ticket : Ticket, tiles : u32) {
   if (li == 0u) {
-    let capacity_tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
+    let capacity_tiles = (arrayLength(&indices) + SUBTILES * TILE - 1u) / (SUBTILES * TILE);
     if (ticket.tile < capacity_tiles) {
       atomicStore(&tile_states[1u + ticket.tile], encode_state(INCLUSIVE, 0u, ticket.parity));
     }
@@ -199,11 +204,13 @@ fn look_back_to_base(li : u32, ticket : Ticket, total : u32, n : u32, tiles : u3
   }
   while (look_back(li, ticket.parity)) {
     let blocked = blocked_tile();
-    var part : u32;
-    if (bits) {
-      part = count_bits(blocked, li, n);
-    } else {
-      part = count_flags(blocked, li, n);
+    var part = 0u;
+    for (var t = SUBTILES * blocked; t < SUBTILES * (blocked + 1u); t = t + 1u) {
+      if (bits) {
+        part = part + count_bits(t, li, n);
+      } else {
+        part = part + count_flags(t, li, n);
+      }
     }
     count_past_blocked(li, part);
   }
@@ -285,11 +292,31 @@ fn lookback_bits(
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
   let n = min(live.x, arrayLength(&indices));
-  let tiles = (n + TILE - 1u) / TILE;
+  let tiles = (n + SUBTILES * TILE - 1u) / (SUBTILES * TILE);
   let ticket = take_ticket(li, groups, 1u);
   if (ticket.tile >= tiles) {
     skip_tile(li, ticket, tiles);
     return;
   }
-  look_back_tile(li, ticket, bits_nibbles(ticket.tile, li, n), n, true);
+  if (SUBTILES == 1u) {
+    look_back_tile(li, ticket, bits_nibbles(ticket.tile, li, n), n, true);
+    return;
+  }
+  let first = 2u * ticket.tile;
+  look_back_two(li, ticket, bits_nibbles(first, li, n), bits_nibbles(first + 1u, li, n), n,
+                tiles);
+}
+
+// A state of two bits tiles: one count published for both and one look-back, then
+// each tile scanned and written, the second after the first. Call it from uniform
+// control flow.
+fn look_back_two(li : u32, ticket : Ticket, first : u32, second : u32, n : u32, tiles : u32) {
+  stats_enter(li);
+  let total = workgroup_sum(li, countOneBits(first) + countOneBits(second));
+  publish_aggregate(li, ticket, total);
+  let scan = scan_rows(li, first);
+  let base = look_back_to_base(li, ticket, total, n, tiles, true);
+  write_rows(2u * ticket.tile, li, first, scan, base);
+  write_rows(2u * ticket.tile + 1u, li, second, scan_rows(li, second), base + rows_total(scan));
+  stats_leave(li);
 }

@@ -34,6 +34,22 @@ pub(crate) const SPIN_LIMIT: u32 = 64;
 /// The capacity in tiles from which `Lookback` runs `lookback_paired`, two tiles a
 /// workgroup.
 pub(crate) const PAIRED_FROM_TILES: u32 = 8192;
+/// The capacity in tiles from which `LookbackBits` takes two tiles a look-back
+/// state (`SUBTILES` in shaders/lookback.wgsl): 2^26 flags (BENCHMARKS.md v28).
+pub(crate) const WIDE_BITS_FROM_TILES: u32 = 16384;
+
+/// Tiles of `TILE` flags a look-back state of `method` covers on a capacity of
+/// `capacity` flags, with `LookbackBits` wide from `wide_from_tiles` tiles: the
+/// kernels' `SUBTILES`, and the span of a tile trace's entries.
+pub(crate) fn subtiles(method: crate::Method, capacity: u64, wide_from_tiles: u32) -> u32 {
+    let tiles = capacity.div_ceil(TILE as u64);
+    if method == crate::Method::LookbackBits && tiles >= u64::from(wide_from_tiles) {
+        2
+    } else {
+        1
+    }
+}
+
 /// The binding of the live-length uniform in every kernel that reads flags.
 pub(crate) const LIVE_BINDING: u32 = 7;
 /// Bytes in one u32 word.

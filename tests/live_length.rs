@@ -13,10 +13,12 @@ const CAPACITY: usize = 20_000;
 
 /// A compactor whose `lookback` takes two tiles a workgroup from the first tile
 /// (as it does on large arrays), on the shared device.
+/// Two tiles a workgroup (`lookback`) and two tiles a state (`lookback-bits`) from the first tile.
 fn paired_compactor() -> Compactor {
     let shared = compactor();
     let options = LookbackOptions {
         paired_from_tiles: 1,
+        wide_bits_from_tiles: 1,
         ..LookbackOptions::default()
     };
     Compactor::with_options(shared.device(), shared.queue(), options)
@@ -36,7 +38,7 @@ fn a_capacity_compaction_follows_the_live_length_over_100_frames() {
     let paired = paired_compactor();
     for (compactor, methods) in [
         (compactor(), Method::ALL.to_vec()),
-        (&paired, vec![Method::Lookback]),
+        (&paired, vec![Method::Lookback, Method::LookbackBits]),
     ] {
         follow_the_live_length(compactor, &methods);
     }
@@ -117,7 +119,7 @@ fn look_back_tiles_past_the_live_length_still_rewrite_their_states() {
     let paired = paired_compactor();
     for (compactor, methods) in [
         (compactor(), vec![Method::Lookback, Method::LookbackBits]),
-        (&paired, vec![Method::Lookback]),
+        (&paired, vec![Method::Lookback, Method::LookbackBits]),
     ] {
         rewrite_states(compactor, &methods);
     }
@@ -146,7 +148,8 @@ fn rewrite_states(compactor: &Compactor, methods: &[Method]) {
                 .encode_len(&mut encoder, &compaction, live as u64)
                 .expect("encode");
             compactor.queue().submit([encoder.finish()]);
-            let words = common::read_words(compactor, states, 11);
+            // The ticket, then a state a tile (a state two tiles for the wide bits).
+            let words = common::read_words(compactor, states, states.size() / 4);
             let code = (2 + 2 * (run as u32 % 2)) & 3;
             for (t, word) in words[1..].iter().enumerate() {
                 assert_eq!(

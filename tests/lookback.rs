@@ -17,8 +17,9 @@ use wgpu_compaction::{Compaction, CompactionOutput, Compactor, DrawArgs, Error, 
 /// The ways the look-back kernels are built, on one device.
 struct Variants {
     /// (name, compactor): with subgroups when the adapter has them, portable, both
-    /// with `lookback` in pairs of tiles from the first tile ("-paired"), and all
-    /// again with every published state ignored (the fallback path).
+    /// with two tiles a workgroup (`lookback`) or a state (`lookback-bits`) from the
+    /// first tile ("-paired"), and all again with every published state ignored
+    /// (the fallback path).
     compactors: Vec<(&'static str, Compactor)>,
 }
 
@@ -40,6 +41,12 @@ fn variants() -> &'static Variants {
                     1
                 } else {
                     defaults.paired_from_tiles
+                },
+                // Two tiles a state for `lookback-bits` too, from the first.
+                wide_bits_from_tiles: if paired {
+                    1
+                } else {
+                    defaults.wide_bits_from_tiles
                 },
                 ..defaults
             };
@@ -198,7 +205,8 @@ fn check_tiles_contiguous(got: &[u32], expected: &[u32]) -> Result<(), String> {
 }
 
 /// `method` on every regular variant that `paired` says (the paired builds
-/// differ in `lookback` alone).
+/// differ in `lookback`, two tiles a workgroup, and `lookback-bits`, two tiles a
+/// look-back state).
 fn sweep(method: Method, bits_input: bool, paired: bool) {
     for (variant, compactor) in regular() {
         if variant.contains("paired") != paired {
@@ -241,6 +249,12 @@ fn lookback_bits_from_u32_flags_matches_cpu() {
 }
 
 #[test]
+fn lookback_bits_two_tiles_a_state_matches_cpu() {
+    sweep(Method::LookbackBits, true, true);
+    sweep(Method::LookbackBits, false, true);
+}
+
+#[test]
 fn tile_atomic_matches_cpu() {
     sweep(Method::TileAtomic, false, false);
 }
@@ -255,9 +269,6 @@ fn lookback_fallback_matches_cpu() {
                 let flags = common::random(n, density, 99 ^ n as u64);
                 let case = format!("n{n}-d{density}");
                 check(variant, compactor, Method::Lookback, false, &flags, &case);
-                if variant.contains("paired") {
-                    continue;
-                }
                 check(
                     variant,
                     compactor,

@@ -150,7 +150,11 @@ fn tile_trace_chains_add_up() {
             let what = format!("in_flight {in_flight}, stalled {stalled:?}");
             check_chains(&trace, &what);
             // The schedule changes the chains, never the result.
-            assert_eq!(trace.tiles, cpu_lookback::lookback_tiles(&flags), "{what}");
+            assert_eq!(
+                trace.tiles,
+                cpu_lookback::lookback_tiles(&flags, TILE),
+                "{what}"
+            );
             let same_wave = |s: u32| s + 1 < tiles && (s + 1) / in_flight == s / in_flight;
             if let Some(s) = stalled.filter(|&s| same_wave(s)) {
                 let s = s as usize;
@@ -250,5 +254,39 @@ fn tile_traces_refuse_methods_without_tiles() {
         assert!(matches!(err, Error::NotTiled(_)), "{err}");
         let err = cpu::trace_tiles(&flags, method, &TileSchedule::default()).expect_err("refuses");
         assert!(matches!(err, Error::NotTiled(_)), "{err}");
+    }
+}
+
+#[test]
+fn wide_bits_tile_traces_read_one_state_per_two_tiles() {
+    // Two tiles a look-back state from the first tile: the trace's tiles are the states.
+    let shared = compactor();
+    let wide = wgpu_compaction::Compactor::with_options(
+        shared.device(),
+        shared.queue(),
+        wgpu_compaction::teaching::LookbackOptions {
+            wide_bits_from_tiles: 1,
+            ..Default::default()
+        },
+    );
+    for (name, flags) in inputs() {
+        let schedule = TileSchedule::default();
+        let gpu = pollster::block_on(teaching::trace_tiles(
+            &wide,
+            &flags,
+            Method::LookbackBits,
+            &schedule,
+        ))
+        .expect("tile trace");
+        // (No tile, no state: an empty array keeps the one-tile span.)
+        let span = if flags.is_empty() { TILE } else { 2 * TILE };
+        assert_eq!(gpu.tile_size as usize, span, "{name}");
+        assert_eq!(
+            gpu.tiles,
+            cpu_lookback::lookback_tiles(&flags, span),
+            "{name}"
+        );
+        assert_eq!(gpu.indices, expected_indices(&flags), "{name}");
+        check_chains(&gpu, &format!("wide {name}"));
     }
 }

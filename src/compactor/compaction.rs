@@ -153,7 +153,8 @@ impl Compaction {
     }
 
     /// The single-pass methods' tile states: word 0 counts tickets, word `1 + t`
-    /// is tile `t`'s state (value << 2 | status; see `shaders/lookback.wgsl`),
+    /// is state `t`'s (one tile of 4096 flags, two for `LookbackBits` from
+    /// `LookbackOptions::wide_bits_from_tiles`) (value << 2 | status; see `shaders/lookback.wgsl`),
     /// then [`crate::teaching::STAT_WORDS`] counters when built with `LookbackOptions::stats`.
     pub fn tile_states(&self) -> Option<&wgpu::Buffer> {
         self.tile_states.as_ref()

@@ -120,6 +120,8 @@ pub struct Compaction {
     /// The look-back's ticket counter and tile states; they carry over from run to
     /// run (the state codes alternate), so they live as long as the compaction.
     tile_states: Option<wgpu::Buffer>,
+    /// Tiles of `TILE` flags each tile state covers (two for large bits arrays).
+    subtiles: u32,
     /// `PackedScan`'s tile counts, scanned in place into each tile's first slot.
     tile_counts: Option<wgpu::Buffer>,
     /// `LookbackBits` or `PackedScan` prepared from u32 flags: the bits the pass

@@ -9,7 +9,9 @@ use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::{buffer_with, holds, storage_buffer, words, words_at};
 use crate::gpu::options::STAT_WORDS;
 use crate::gpu::pipelines::Variant;
-use crate::layout::{BLOCK, MAX_PAYLOAD_WORDS, SEGMENT_ARGS_WORKGROUP, STEPS, TILE, WORD};
+use crate::layout::{
+    subtiles, BLOCK, MAX_PAYLOAD_WORDS, SEGMENT_ARGS_WORKGROUP, STEPS, TILE, WORD,
+};
 use crate::output::{DrawArgs, Segment};
 use crate::Method;
 
@@ -597,6 +599,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             segments,
             levels: Vec::new(),
             tile_states: None,
+            subtiles: 1,
             tile_counts: None,
             packed_bits: None,
             dispatches: Vec::new(),
@@ -780,12 +783,11 @@ impl<'c, 'd> Builder<'c, 'd> {
     fn tiles(&mut self) {
         let desc = self.desc;
         let n = desc.capacity;
-        let tiles = n.div_ceil(TILE as u64);
-        let stat_words = if self.compactor.pipelines.options().stats {
-            STAT_WORDS
-        } else {
-            0
-        };
+        let options = self.compactor.pipelines.options();
+        // A look-back state covers this many tiles (two for large bits arrays).
+        let subtiles = subtiles(desc.method, n, options.wide_bits_from_tiles);
+        let tiles = n.div_ceil(TILE as u64 * u64::from(subtiles));
+        let stat_words = if options.stats { STAT_WORDS } else { 0 };
         // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
         let tile_states = self.buffer("lookback:tile_states", tiles + 1 + stat_words);
         // u32 flags for the bits method are packed first, in the same pass.
@@ -828,7 +830,10 @@ impl<'c, 'd> Builder<'c, 'd> {
             let variant = if kernel == KernelId::TileAtomic {
                 Variant::PLAIN
             } else {
-                self.writing()
+                Variant {
+                    subtiles,
+                    ..self.writing()
+                }
             };
             self.push(
                 kernel,
@@ -838,6 +843,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             );
         }
         self.out.tile_states = Some(tile_states);
+        self.out.subtiles = subtiles;
         self.out.packed_bits = packed;
     }
 

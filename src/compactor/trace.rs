@@ -187,7 +187,6 @@ impl Compactor {
         schedule: &TileSchedule,
     ) -> Result<TileTrace> {
         let len = flags.len() as u64;
-        let tiles = len.div_ceil(TILE as u64);
         let buffer = ScratchBuffer(self.upload(flags)?);
         // A fresh compaction: its tile states start at 0 and its first run uses
         // the even status codes (parity 0).
@@ -197,6 +196,9 @@ impl Compactor {
         let Some(states) = &compaction.tile_states else {
             return Err(Error::NotTiled(method));
         };
+        // The flags of one state: a tile, or two for large bits arrays.
+        let span = TILE * compaction.subtiles as usize;
+        let tiles = len.div_ceil(span as u64);
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
         self.encode(&mut encoder, &compaction)?;
@@ -216,7 +218,7 @@ impl Compactor {
         let tickets = words.first().copied().unwrap_or(0);
         let decoded: Vec<(TileStatus, u32)> =
             words.iter().skip(1).map(|&w| decode_state(w, 0)).collect();
-        let aggregates = tile_aggregates(flags);
+        let aggregates = tile_aggregates(flags, span);
         let exclusive: Vec<u32> = if method == Method::TileAtomic {
             run_starts(&indices, aggregates.len())
         } else {
@@ -230,7 +232,7 @@ impl Compactor {
             .zip(&decoded)
             .enumerate()
             .map(|(t, (&aggregate, &(status, value)))| {
-                let first_flag = (t * TILE) as u64;
+                let first_flag = (t * span) as u64;
                 let inclusive = match (method, exclusive[t]) {
                     (Method::TileAtomic, NO_SLOT) => NO_SLOT,
                     (Method::TileAtomic, base) => base + aggregate,
@@ -238,7 +240,7 @@ impl Compactor {
                 };
                 TileTraceEntry {
                     first_flag: first_flag as u32,
-                    flags: (len - first_flag).min(TILE as u64) as u32,
+                    flags: (len - first_flag).min(span as u64) as u32,
                     aggregate,
                     exclusive: exclusive[t],
                     inclusive,
@@ -252,7 +254,7 @@ impl Compactor {
             simulate_chains(&aggregates, schedule)
         };
         Ok(TileTrace {
-            tile_size: TILE as u32,
+            tile_size: span as u32,
             tiles: entries,
             chains,
             schedule: schedule.clone(),

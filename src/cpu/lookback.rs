@@ -39,17 +39,19 @@ pub fn lookback_bits(bits: &[u32], len: usize) -> Vec<u32> {
     compact_tiles(bit, len, TILE)
 }
 
-/// Each tile's count of visible flags (its aggregate), in tile order.
-pub fn tile_aggregates(flags: &[u32]) -> Vec<u32> {
+/// Each tile's count of visible flags (its aggregate), in tile order, for tiles
+/// (look-back states) of `span` flags.
+pub fn tile_aggregates(flags: &[u32], span: usize) -> Vec<u32> {
     flags
-        .chunks(TILE)
+        .chunks(span)
         .map(|tile| tile.iter().filter(|&&f| is_visible(f)).count() as u32)
         .collect()
 }
 
-/// The tiles of `flags` with their counts and the given offsets and status.
+/// The tiles of `span` flags of `flags` with their counts and the given offsets and status.
 pub(crate) fn tile_entries(
     flags: &[u32],
+    span: usize,
     aggregates: &[u32],
     exclusive: impl Fn(usize) -> u32,
     status: TileStatus,
@@ -58,11 +60,11 @@ pub(crate) fn tile_entries(
         .iter()
         .enumerate()
         .map(|(t, &aggregate)| {
-            let first_flag = t * TILE;
+            let first_flag = t * span;
             let exclusive = exclusive(t);
             TileTraceEntry {
                 first_flag: first_flag as u32,
-                flags: (flags.len() - first_flag).min(TILE) as u32,
+                flags: (flags.len() - first_flag).min(span) as u32,
                 aggregate,
                 exclusive,
                 inclusive: if exclusive == NO_SLOT {
@@ -76,10 +78,10 @@ pub(crate) fn tile_entries(
         .collect()
 }
 
-/// The tiles after a `lookback` (or `lookback-bits`) run: every one INCLUSIVE
-/// with the count up to its end.
-pub fn lookback_tiles(flags: &[u32]) -> Vec<TileTraceEntry> {
-    let aggregates = tile_aggregates(flags);
+/// The tiles (look-back states of `span` flags) after a `lookback` (or
+/// `lookback-bits`) run: every one INCLUSIVE with the count up to its end.
+pub fn lookback_tiles(flags: &[u32], span: usize) -> Vec<TileTraceEntry> {
+    let aggregates = tile_aggregates(flags, span);
     let exclusive: Vec<u32> = aggregates
         .iter()
         .scan(0, |sum, &a| {
@@ -88,17 +90,28 @@ pub fn lookback_tiles(flags: &[u32]) -> Vec<TileTraceEntry> {
             Some(before)
         })
         .collect();
-    tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Inclusive)
+    tile_entries(
+        flags,
+        span,
+        &aggregates,
+        |t| exclusive[t],
+        TileStatus::Inclusive,
+    )
 }
 
-/// The tiles after a `lookback` run and each tile's chain of predecessors, the
-/// look-back simulated for `schedule` (see `teaching::cpu::trace_tiles`).
-pub(crate) fn trace_lookback_tiles(flags: &[u32], schedule: &TileSchedule) -> TileTrace {
-    let tiles = lookback_tiles(flags);
+/// The tiles (states of `span` flags) after a `lookback` run and each tile's chain
+/// of predecessors, the look-back simulated for `schedule` (see
+/// `teaching::cpu::trace_tiles`).
+pub(crate) fn trace_lookback_tiles(
+    flags: &[u32],
+    schedule: &TileSchedule,
+    span: usize,
+) -> TileTrace {
+    let tiles = lookback_tiles(flags, span);
     let aggregates: Vec<u32> = tiles.iter().map(|t| t.aggregate).collect();
     let indices = lookback(flags);
     TileTrace {
-        tile_size: TILE as u32,
+        tile_size: span as u32,
         chains: simulate_chains(&aggregates, schedule),
         schedule: schedule.clone(),
         tickets: tiles.len() as u32,

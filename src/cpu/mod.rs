@@ -95,11 +95,19 @@ pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
 
 /// The CPU mirror of a tile method's run ([`crate::teaching::trace_tiles`]'
 /// shape): the look-back methods with the chains of `schedule`, `tile-atomic` in
-/// launch order.
+/// launch order. Its tiles are the look-back states of a compactor with the
+/// default options (two tiles of 4096 flags each for `lookback-bits` on 2^26
+/// flags and more).
 pub fn trace_tiles(flags: &[u32], method: Method, schedule: &TileSchedule) -> Result<TileTrace> {
     match method {
         Method::Lookback | Method::LookbackBits => {
-            Ok(lookback::trace_lookback_tiles(flags, schedule))
+            let subtiles = crate::layout::subtiles(
+                method,
+                flags.len() as u64,
+                crate::layout::WIDE_BITS_FROM_TILES,
+            );
+            let span = crate::layout::TILE * subtiles as usize;
+            Ok(lookback::trace_lookback_tiles(flags, schedule, span))
         }
         Method::TileAtomic => Ok(tile_atomic::trace_tile_atomic(flags)),
         _ => Err(Error::NotTiled(method)),

@@ -30,7 +30,7 @@ pub fn tile_atomic(flags: &[u32]) -> Vec<u32> {
 /// `tile_atomic` in launch order: each tile's run starts where the tiles before
 /// it ended. No states are published (all stay INVALID) and nothing looks back.
 pub(crate) fn trace_tile_atomic(flags: &[u32]) -> TileTrace {
-    let aggregates = tile_aggregates(flags);
+    let aggregates = tile_aggregates(flags, TILE);
     let mut next = 0;
     let exclusive: Vec<u32> = aggregates
         .iter()
@@ -47,7 +47,13 @@ pub(crate) fn trace_tile_atomic(flags: &[u32]) -> TileTrace {
     let indices = tile_atomic(flags);
     TileTrace {
         tile_size: TILE as u32,
-        tiles: tile_entries(flags, &aggregates, |t| exclusive[t], TileStatus::Invalid),
+        tiles: tile_entries(
+            flags,
+            TILE,
+            &aggregates,
+            |t| exclusive[t],
+            TileStatus::Invalid,
+        ),
         chains: Vec::new(),
         schedule: TileSchedule::default(),
         tickets: aggregates.len() as u32,

@@ -1,7 +1,9 @@
 //! How the single-pass kernels are built: what a renderer may choose (subgroups)
 //! and the knobs of tests and measurement.
 
-use crate::layout::{PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SPIN_LIMIT};
+use crate::layout::{
+    PAIRED_FROM_TILES, SCAN_TILES_PER_INVOCATION, SPIN_LIMIT, WIDE_BITS_FROM_TILES,
+};
 
 /// Words after the tile states that [`LookbackOptions::stats`] counts into:
 /// wide rounds, polls, fallbacks, tiles (summed over tiles), then the workgroups
@@ -24,6 +26,11 @@ pub struct LookbackOptions {
     /// runs `lookback_paired`, two tiles a workgroup (default 8192, 2^25 flags);
     /// lower it to test that schedule on small arrays.
     pub paired_from_tiles: u32,
+    /// The capacity in tiles from which [`crate::Method::LookbackBits`] takes two
+    /// tiles a look-back state, so that its chain of states is half as long
+    /// (default 16384, 2^26 flags; `u32::MAX` never); lower it to test that build on
+    /// small arrays. Tile traces follow it.
+    pub wide_bits_from_tiles: u32,
     /// Tests only: the tile counts each invocation of `scan_tiles`
     /// ([`crate::Method::PackedScan`]) takes a round, a multiple of 4 up to 64 (the
     /// default: one round up to 16384 tiles); lower it to scan in many rounds on
@@ -51,6 +58,7 @@ impl Default for LookbackOptions {
             spin_limit: SPIN_LIMIT,
             stress_fallback: false,
             paired_from_tiles: PAIRED_FROM_TILES,
+            wide_bits_from_tiles: WIDE_BITS_FROM_TILES,
             scan_tiles_per_invocation: SCAN_TILES_PER_INVOCATION,
             stats: false,
             runtime_checks: true,

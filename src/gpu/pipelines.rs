@@ -15,6 +15,8 @@ pub(crate) struct Variant {
     pub flags_input: bool,
     /// u32 words of payload copied per object; 0 for none.
     pub payload_words: u32,
+    /// Tiles a look-back state covers (`SUBTILES`; 0 stands for 1).
+    pub subtiles: u32,
 }
 
 impl Variant {
@@ -22,21 +24,22 @@ impl Variant {
     pub const PLAIN: Variant = Variant {
         flags_input: false,
         payload_words: 0,
+        subtiles: 0,
     };
 
     /// `scan_block` at recursion level `level` (0 scans flags).
     pub fn scan_level(level: usize) -> Self {
         Variant {
             flags_input: level == 0,
-            payload_words: 0,
+            ..Variant::PLAIN
         }
     }
 
     /// A kernel of a compaction copying `words` of payload per object (0: none).
     pub fn payload(words: u32) -> Self {
         Variant {
-            flags_input: false,
             payload_words: words,
+            ..Variant::PLAIN
         }
     }
 }
@@ -189,6 +192,9 @@ pub(crate) fn label(spec: &Spec, variant: Variant, build: &Build) -> String {
             ":sums"
         });
     }
+    if variant.subtiles > 1 {
+        label.push_str(&format!(":{}tiles", variant.subtiles));
+    }
     if variant.payload_words > 0 && spec.payload != Payload::Unchanged {
         label.push_str(&format!(":payload{}", variant.payload_words));
     }
@@ -231,6 +237,9 @@ pub(crate) fn constants(
             ];
             if build.payload && variant.payload_words > 0 {
                 constants.push(payload);
+            }
+            if variant.subtiles > 1 {
+                constants.push(("SUBTILES", f64::from(variant.subtiles)));
             }
             constants
         }

@@ -58,6 +58,14 @@ fn variants(spec: &Spec, build: &Build) -> Vec<Variant> {
             .map(Variant::payload)
             .collect(),
         (_, Payload::Entry(_)) => vec![Variant::PLAIN, Variant::payload(MAX_PAYLOAD_WORDS)],
+        // Two tiles a look-back state too.
+        (KernelId::LookbackBits, _) => vec![
+            Variant::PLAIN,
+            Variant {
+                subtiles: 2,
+                ..Variant::PLAIN
+            },
+        ],
         _ => vec![Variant::PLAIN],
     }
 }

@@ -4,7 +4,7 @@ use compaction_playground::cli;
 use wgpu_compaction::{Compactor, Method};
 
 pub const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
-                     [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] \
+                     [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] [--narrow] \
                      [--stats] [--fixed] [--json] [--payload W,W,...] [--segments S,S,...] \
                      [--source tile-kernels-variant.wgsl ...]";
 
@@ -25,8 +25,10 @@ pub enum Parsed {
     Help,
 }
 
-/// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired.
+/// `LookbackOptions::paired_from_tiles` of the `--unpaired` builds: never paired;
+/// `wide_bits_from_tiles` of the `--narrow` ones: never wide.
 pub const UNPAIRED: u32 = u32::MAX;
+pub const NARROW: u32 = u32::MAX;
 
 pub struct Args {
     pub sizes: Vec<usize>,
@@ -41,6 +43,8 @@ pub struct Args {
     /// `--paired-from TILES`: the capacity from which `lookback` takes two tiles a
     /// workgroup, in every build (`LookbackOptions::paired_from_tiles`).
     pub paired_from: Option<u32>,
+    /// `--narrow`: also `lookback-bits` with one tile a look-back state at every size.
+    pub narrow: bool,
     pub stats: bool,
     /// `--fixed`: rows of a tile kernel's grid doing nothing, and only taking tickets.
     pub fixed: bool,
@@ -89,6 +93,7 @@ pub fn parse_args() -> Result<Parsed, String> {
         unchecked: false,
         unpaired: false,
         paired_from: None,
+        narrow: false,
         stats: false,
         fixed: false,
         json: false,
@@ -120,6 +125,7 @@ pub fn parse_args() -> Result<Parsed, String> {
                         .map_err(|_| "--paired-from: not a number")?,
                 )
             }
+            "--narrow" => args.narrow = true,
             "--stats" => args.stats = true,
             "--fixed" => args.fixed = true,
             "--json" => args.json = true,

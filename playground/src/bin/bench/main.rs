@@ -98,6 +98,17 @@ fn main() -> ExitCode {
                 .collect();
             variants.extend(unpaired);
         }
+        if args.narrow {
+            let narrow: Vec<LookbackOptions> = variants[first..]
+                .iter()
+                .filter(|built| built.paired_from_tiles != args::UNPAIRED)
+                .map(|&built| LookbackOptions {
+                    wide_bits_from_tiles: args::NARROW,
+                    ..built
+                })
+                .collect();
+            variants.extend(narrow);
+        }
     }
     let compactors: Vec<Compactor> = variants
         .into_iter()

@@ -8,7 +8,7 @@ use wgpu_compaction::{
     SegmentsDesc,
 };
 
-use crate::args::{source_name, Args, UNPAIRED};
+use crate::args::{source_name, Args, NARROW, UNPAIRED};
 use crate::copy::{FixedCost, References};
 use crate::report::{median, Row};
 use crate::timer::Timer;
@@ -114,6 +114,10 @@ fn variant(compactors: &[Compactor], which: usize, method: Method, args: &Args) 
     if unpaired && method != Method::Lookback {
         return None;
     }
+    let narrow = options.wide_bits_from_tiles == NARROW;
+    if narrow && method != Method::LookbackBits {
+        return None;
+    }
     let mut variant = if compactor.uses_subgroups() {
         "subgroups".to_string()
     } else {
@@ -124,6 +128,9 @@ fn variant(compactors: &[Compactor], which: usize, method: Method, args: &Args) 
     }
     if unpaired {
         variant.push_str(",unpaired");
+    }
+    if narrow {
+        variant.push_str(",narrow");
     }
     if let Some(name) = source_name(compactor, &args.sources) {
         variant = format!("{name},{variant}");
