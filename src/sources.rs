@@ -73,16 +73,11 @@ pub fn shader_sources(
             Some(module) => module.pipelines.extend(pipelines),
             None => {
                 let files = spec.module.files(&build);
-                let texts: Vec<&str> = files.iter().map(|&(_, wgsl)| wgsl).collect();
-                let wgsl = match texts.as_slice() {
-                    [one] => Cow::Borrowed(*one),
-                    _ => Cow::Owned(texts.join("\n")),
-                };
                 modules.push(ShaderSource {
                     label: module_label,
                     files: files.iter().map(|&(path, _)| path).collect(),
                     pipelines: pipelines.collect(),
-                    wgsl,
+                    wgsl: Cow::Owned(spec.module.wgsl(&build)),
                 })
             }
         }

@@ -4,7 +4,7 @@
 //! derives them from the WGSL with naga and fails when they drift).
 
 use crate::error::{Error, Result};
-use crate::gpu::catalogue::{KernelId, Payload, PAYLOAD_BINDINGS};
+use crate::gpu::catalogue::{KernelId, PAYLOAD_BINDINGS};
 use crate::Method;
 
 /// One kernel's needs.
@@ -31,8 +31,11 @@ impl Needs {
 /// What kernel `id` needs, in a compaction that copies a payload or not.
 pub(crate) fn kernel_needs(id: KernelId, payload: bool) -> Needs {
     let spec = id.spec();
-    let copies = payload && matches!(spec.payload, Payload::Composed | Payload::Entry(_));
-    let payload_buffers = if copies { PAYLOAD_BINDINGS.len() } else { 0 };
+    let payload_buffers = if spec.copies_payload(payload) {
+        PAYLOAD_BINDINGS.len()
+    } else {
+        0
+    };
     Needs {
         storage_buffers: (spec.bindings.len() + payload_buffers) as u32,
         uniform_buffers: u32::from(spec.reads_live),

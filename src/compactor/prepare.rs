@@ -323,7 +323,7 @@ impl Compactor {
     /// A range of a caller's buffer the compaction binds or copies into: its
     /// usages, its offset (aligned for a storage binding, or to 4 for a copy)
     /// and room for `words` u32 (at least one: bindings are never empty).
-    fn check_range(
+    pub(super) fn check_range(
         &self,
         (buffer, offset_what): (&'static str, &'static str),
         (target, offset): BufferAt,
@@ -360,19 +360,14 @@ impl Compactor {
         Ok(())
     }
 
-    /// `words` u32 in one storage binding of this device, each numbered by a u32.
+    /// `words` u32 in one storage binding of this device, each numbered by a u32:
+    /// no more than the flags it can hold (`max_flags`).
     fn check_binding_size(&self, buffer: &'static str, words: u64) -> Result<()> {
-        let limits = self.device.limits();
-        let limit = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size)
-            .min(u64::from(u32::MAX) * WORD);
-        let bytes = words.saturating_mul(WORD);
-        if bytes > limit {
+        if words > self.max_flags() {
             return Err(Error::BindingTooLarge {
                 buffer,
-                bytes,
-                limit,
+                bytes: words.saturating_mul(WORD),
+                limit: self.max_flags() * WORD,
             });
         }
         Ok(())

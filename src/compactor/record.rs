@@ -68,7 +68,14 @@ impl Compactor {
             Length::Capacity => self.record_len(encoder, compaction, compaction.capacity)?,
             Length::Flags(len) => self.record_len(encoder, compaction, len)?,
             Length::Gpu { buffer, offset } => {
-                check_length_source(buffer, offset)?;
+                // One word, copied from any offset that is a multiple of 4.
+                self.check_range(
+                    ("live length source", "live length offset"),
+                    (buffer, offset),
+                    1,
+                    wgpu::BufferUsages::COPY_SRC,
+                    false,
+                )?;
                 encoder.copy_buffer_to_buffer(buffer, offset, &compaction.live, 0, WORD);
             }
         }
@@ -211,31 +218,6 @@ fn check_len(compaction: &Compaction, len: u64) -> Result<()> {
         return Err(Error::LengthTooLarge {
             len,
             capacity: compaction.capacity,
-        });
-    }
-    Ok(())
-}
-
-/// A buffer and offset a live length can be copied from.
-fn check_length_source(source: &wgpu::Buffer, offset: u64) -> Result<()> {
-    if !source.usage().contains(wgpu::BufferUsages::COPY_SRC) {
-        return Err(Error::BufferUsage {
-            buffer: "live length source",
-            missing: wgpu::BufferUsages::COPY_SRC,
-        });
-    }
-    if !offset.is_multiple_of(WORD) {
-        return Err(Error::Misaligned {
-            what: "live length offset",
-            offset,
-            alignment: WORD,
-        });
-    }
-    if !crate::gpu::kernel::holds(source, offset, WORD) {
-        return Err(Error::BufferTooSmall {
-            buffer: "live length source",
-            size: source.size(),
-            needed: WORD,
         });
     }
     Ok(())

@@ -160,13 +160,14 @@ impl Module {
         self.parts.iter().any(part)
     }
 
-    /// Its label: the name, then `:payload` and `:subgroups` where the build chose those files.
+    /// Its label in `build` (as `build_of` gives it): the name, then `:payload`
+    /// and `:subgroups` where the build chose those files.
     pub fn label(&self, build: &Build) -> String {
         let mut label = self.name.to_string();
-        if build.payload && self.varies(|p| matches!(p, Part::TileWrite)) {
+        if build.payload {
             label.push_str(":payload");
         }
-        if build.subgroups && self.varies(|p| matches!(p, Part::Scan)) {
+        if build.subgroups {
             label.push_str(":subgroups");
         }
         label
@@ -491,6 +492,14 @@ const LOOKBACK_BINDINGS: [Binding; 6] = [
     (4, "count"),
     (5, "indirect"),
 ];
+
+impl Spec {
+    /// Whether a compaction that copies a payload (`payload`) builds this kernel
+    /// with the payload's bindings (`PAYLOAD_BINDINGS`).
+    pub fn copies_payload(&self, payload: bool) -> bool {
+        payload && matches!(self.payload, Payload::Composed | Payload::Entry(_))
+    }
+}
 
 impl KernelId {
     /// Its row of the catalogue.

@@ -140,8 +140,6 @@ impl Pipelines {
             Payload::Entry(entry) if payload => entry,
             _ => spec.entry_point,
         };
-        let copies_payload =
-            payload && matches!(spec.payload, Payload::Composed | Payload::Entry(_));
         Kernel::new(
             device,
             &module,
@@ -149,7 +147,7 @@ impl Pipelines {
             entry_point,
             &label(spec, variant, &build),
             &constants(spec.id, variant, &self.options, &build),
-            copies_payload,
+            spec.copies_payload(payload),
         )
     }
 
@@ -195,7 +193,7 @@ pub(crate) fn label(spec: &Spec, variant: Variant, build: &Build) -> String {
     if variant.subtiles > 1 {
         label.push_str(&format!(":{}tiles", variant.subtiles));
     }
-    if variant.payload_words > 0 && spec.payload != Payload::Unchanged {
+    if spec.copies_payload(variant.payload_words > 0) {
         label.push_str(&format!(":payload{}", variant.payload_words));
     }
     if build.subgroups {

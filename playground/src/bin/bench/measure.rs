@@ -1,6 +1,8 @@
 //! One size of the benchmark: the copy reference, then every method and variant,
 //! each output checked against the CPU.
 
+use std::rc::Rc;
+
 use compaction_playground::{flags, GpuContext};
 use wgpu_compaction::teaching::{cpu, Readback, STAT_WORDS};
 use wgpu_compaction::{
@@ -21,9 +23,9 @@ const MAX_ROTATION: u64 = 256;
 enum Extra {
     None,
     /// The payload's words per object and the source it copies from.
-    Payload(u32, std::rc::Rc<Vec<u32>>),
+    Payload(u32, Rc<Vec<u32>>),
     /// The segments.
-    Segments(Vec<Segment>),
+    Segments(Rc<Vec<Segment>>),
 }
 
 /// What was checked against the CPU, or what differed ("WRONG …", "READBACK FAILED …").
@@ -264,13 +266,48 @@ pub fn bench_size(
         }
     }
     // What a GPU-driven renderer adds: a payload copied alongside, per-mesh records.
-    for &method in args.methods.iter().filter(|m| m.preserves_order()) {
-        let compactor = &compactors[0];
-        for &words in &args.payload {
-            let source = std::rc::Rc::new(payload_source(n, words));
-            let sources: Vec<wgpu::Buffer> = (0..rotation)
+    // Their inputs are made and uploaded once a size, for every method's rows.
+    let compactor = &compactors[0];
+    let ordered: Vec<Method> = args
+        .methods
+        .iter()
+        .copied()
+        .filter(|m| m.preserves_order())
+        .collect();
+    let payloads: Vec<(u32, Rc<Vec<u32>>, Vec<wgpu::Buffer>)> = args
+        .payload
+        .iter()
+        .filter(|_| !ordered.is_empty())
+        .map(|&words| {
+            let source = Rc::new(payload_source(n, words));
+            let buffers = (0..rotation)
                 .map(|_| compactor.upload(&source).expect("upload the payload"))
                 .collect();
+            (words, source, buffers)
+        })
+        .collect();
+    let meshes: Vec<(u32, Rc<Vec<Segment>>, wgpu::Buffer)> = args
+        .segments
+        .iter()
+        .filter(|_| !ordered.is_empty())
+        .map(|&count| {
+            let list: Vec<Segment> = (0..count)
+                .map(|s| Segment {
+                    first_object: (u64::from(s) * n as u64 / u64::from(count)) as u32,
+                    index_count: 36,
+                    first_index: 36 * s,
+                    base_vertex: 0,
+                })
+                .collect();
+            let buffer = compactor
+                .upload(bytemuck::cast_slice(&list))
+                .expect("upload the segments");
+            (count, Rc::new(list), buffer)
+        })
+        .collect();
+    for &method in &ordered {
+        for (words, source, sources) in &payloads {
+            let words = *words;
             let prepared = (0..rotation).map(|r| {
                 compactor.prepare_with(&CompactionDesc {
                     draw: DrawArgs::vertices(1),
@@ -283,7 +320,7 @@ pub fn bench_size(
                 })
             });
             let bytes = 4.0 * n as f64 + (4.0 + 8.0 * f64::from(words)) * k as f64;
-            let extra = Extra::Payload(words, source);
+            let extra = Extra::Payload(words, source.clone());
             let variant = format!("payload{words}");
             push_case(
                 &mut cases,
@@ -294,23 +331,13 @@ pub fn bench_size(
                 extra,
             );
         }
-        for &count in &args.segments {
-            let list: Vec<Segment> = (0..count)
-                .map(|s| Segment {
-                    first_object: (u64::from(s) * n as u64 / u64::from(count)) as u32,
-                    index_count: 36,
-                    first_index: 36 * s,
-                    base_vertex: 0,
-                })
-                .collect();
-            let buffer = compactor
-                .upload(bytemuck::cast_slice(&list))
-                .expect("upload the segments");
+        for (count, list, buffer) in &meshes {
+            let count = *count;
             let prepared = (0..rotation).map(|r| {
                 compactor.prepare_with(&CompactionDesc {
                     draw: DrawArgs::indexed(0),
                     segments: Some(SegmentsDesc {
-                        segments: (&buffer, 0),
+                        segments: (buffer, 0),
                         count,
                         args_to: None,
                     }),
@@ -325,7 +352,7 @@ pub fn bench_size(
                 compactor,
                 method,
                 prepared,
-                Extra::Segments(list),
+                Extra::Segments(list.clone()),
             );
         }
     }
