@@ -18,7 +18,7 @@ export const LOADER_BUDGET = 8 * 1024;
  * caller's buffers, payload and per-mesh kernels, aliasing checks, the kernel
  * catalogue: +6.6 KiB of wasm), after the message tables were split per panel
  * (www/i18n/tables.js: a one-panel page no longer fetches the other panels'
- * words, 2.6 to 5.5 KiB): the tile view at 209.8.
+ * words, 2.6 to 5.5 KiB): the tile view at 210.6 with issue 24's two-tile states.
  */
 export const PANEL_BUDGET = 212 * 1024;
 
