@@ -12,7 +12,8 @@ pub struct GpuContext {
 impl GpuContext {
     /// Opens the default high-performance adapter with the limits it offers
     /// (large storage bindings matter here) and, where present, the
-    /// TIMESTAMP_QUERY and SUBGROUP features.
+    /// TIMESTAMP_QUERY and SUBGROUP features, and SUBGROUP_BARRIER for the
+    /// `bench --source` variants that stage per subgroup (BENCHMARKS.md v29).
     pub async fn new() -> Result<Self> {
         let instance = new_instance()?;
         let adapter = instance
@@ -22,7 +23,9 @@ impl GpuContext {
             })
             .await
             .map_err(|e| Error::NoAdapter(e.to_string()))?;
-        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP;
+        let wanted = wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::SUBGROUP
+            | wgpu::Features::SUBGROUP_BARRIER;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("compaction"),
