@@ -103,6 +103,39 @@ fn bench_fixed_times_a_tile_grid_doing_nothing_and_taking_tickets() {
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("empty_tiles"));
 }
 
+#[test]
+fn bench_without_robustness_runs_every_tile_kernel_exactly_on_its_own_device() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args([
+            "--sizes",
+            "70001",
+            "--density",
+            "0.4",
+            "--reps",
+            "2",
+            "--warmup",
+            "1",
+        ])
+        .args([
+            "--methods",
+            "lookback,lookback-bits,tile-atomic,packed-scan",
+        ])
+        .args(["--no-robustness", "--portable", "--json"])
+        .output()
+        .expect("run bench");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bench failed: {stderr}\n{stdout}");
+    // The header says which device the rows come from.
+    assert!(stderr.contains("without robust buffer access"), "{stderr}");
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    // The copy, then each method from u32 (and from bits) in both builds.
+    assert_eq!(rows.len(), 1 + 2 * (1 + 2 + 1 + 2), "{stdout}");
+    for row in rows.iter().filter(|r| !r.contains("copy_vec4")) {
+        assert!(row.contains("\"check\":\"ok"), "not checked ok: {row}");
+    }
+}
+
 /// `bench` with `args`, stdout to `stdout`: (exit code, stdout, stderr).
 fn bench_with(args: &[&str], stdout: std::process::Stdio) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_bench"))

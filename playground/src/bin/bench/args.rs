@@ -5,7 +5,7 @@ use wgpu_compaction::{Compactor, Method};
 
 pub const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] [--narrow] \
-                     [--stats] [--fixed] [--json] [--payload W,W,...] [--segments S,S,...] \
+                     [--no-robustness] [--stats] [--fixed] [--json] [--payload W,W,...] [--segments S,S,...] \
                      [--source tile-kernels-variant.wgsl ...]";
 
 /// The most `--reps`: the timer's query set holds 4096 timestamps, two a run.
@@ -45,6 +45,9 @@ pub struct Args {
     pub paired_from: Option<u32>,
     /// `--narrow`: also `lookback-bits` with one tile a look-back state at every size.
     pub narrow: bool,
+    /// `--no-robustness`: the whole process on a device without the driver's robust
+    /// buffer access (`robustness.rs`).
+    pub no_robustness: bool,
     pub stats: bool,
     /// `--fixed`: rows of a tile kernel's grid doing nothing, and only taking tickets.
     pub fixed: bool,
@@ -94,6 +97,7 @@ pub fn parse_args() -> Result<Parsed, String> {
         unpaired: false,
         paired_from: None,
         narrow: false,
+        no_robustness: false,
         stats: false,
         fixed: false,
         json: false,
@@ -126,6 +130,7 @@ pub fn parse_args() -> Result<Parsed, String> {
                 )
             }
             "--narrow" => args.narrow = true,
+            "--no-robustness" => args.no_robustness = true,
             "--stats" => args.stats = true,
             "--fixed" => args.fixed = true,
             "--json" => args.json = true,

@@ -15,6 +15,7 @@ mod args;
 mod copy;
 mod measure;
 mod report;
+mod robustness;
 mod timer;
 
 use std::process::ExitCode;
@@ -49,7 +50,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let gpu = match pollster::block_on(GpuContext::new()) {
+    let mut gpu = match pollster::block_on(GpuContext::new()) {
         Ok(gpu) => gpu,
         Err(e) => {
             eprintln!(
@@ -59,6 +60,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.no_robustness {
+        if let Err(e) = robustness::drop_robustness(&mut gpu) {
+            eprintln!("bench: {}", compaction_playground::cli::escaped(&e));
+            return ExitCode::FAILURE;
+        }
+    }
     let defaults = LookbackOptions::default();
     let base = LookbackOptions {
         stats: args.stats,
@@ -140,8 +147,13 @@ fn main() -> ExitCode {
     };
     let timer = Timer::new(&gpu);
     eprintln!(
-        "bench: {}; timer {}; look-back scan with {}; median of {} runs after {} warm-up",
+        "bench: {}{}; timer {}; look-back scan with {}; median of {} runs after {} warm-up",
         gpu.adapter_name(),
+        if args.no_robustness {
+            " without robust buffer access"
+        } else {
+            ""
+        },
         timer.label(),
         if compactors[0].uses_subgroups() {
             "subgroups"
