@@ -41,11 +41,8 @@ pub fn drop_robustness(gpu: &mut GpuContext) -> Result<(), String> {
         instance.get_physical_device_features2(physical, &mut offered);
         let core = offered.features.robust_buffer_access(false);
         // The offered structs again, their chain pointers cleared.
-        let mut v11 = v11;
         v11.p_next = std::ptr::null_mut();
-        let mut v12 = v12;
         v12.p_next = std::ptr::null_mut();
-        let mut v13 = v13;
         v13.p_next = std::ptr::null_mut();
         let names: Vec<*const std::ffi::c_char> = extensions.iter().map(|e| e.as_ptr()).collect();
         let priorities = [1.0];
