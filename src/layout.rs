@@ -37,6 +37,8 @@ pub(crate) const PAIRED_FROM_TILES: u32 = 8192;
 /// The capacity in tiles from which `LookbackBits` takes two tiles a look-back
 /// state (`SUBTILES` in shaders/lookback.wgsl): 2^26 flags (BENCHMARKS.md v28).
 pub(crate) const WIDE_BITS_FROM_TILES: u32 = 16384;
+/// Tiles a `LookbackBits` look-back state covers from there.
+pub const WIDE_BITS_SUBTILES: u32 = 2;
 
 /// Tiles of `TILE` flags a look-back state of `method` covers on a capacity of
 /// `capacity` flags, with `LookbackBits` wide from `wide_from_tiles` tiles: the
@@ -44,7 +46,7 @@ pub(crate) const WIDE_BITS_FROM_TILES: u32 = 16384;
 pub(crate) fn subtiles(method: crate::Method, capacity: u64, wide_from_tiles: u32) -> u32 {
     let tiles = capacity.div_ceil(TILE as u64);
     if method == crate::Method::LookbackBits && tiles >= u64::from(wide_from_tiles) {
-        2
+        WIDE_BITS_SUBTILES
     } else {
         1
     }

@@ -17,6 +17,7 @@ use std::ffi::CStr;
 use std::process::ExitCode;
 
 use ash::vk;
+use wgpu_compaction::teaching::layout::WIDE_BITS_SUBTILES;
 use wgpu_compaction::teaching::{shader_sources, LookbackOptions};
 use wgpu_compaction::Method;
 
@@ -65,8 +66,8 @@ struct Job {
 }
 
 /// Every pipeline of every method, once, for the default kernels and the tile
-/// kernels of each source;
-/// `lookback_bits` also as large arrays get it (two tiles a state).
+/// kernels of each source; `lookback_bits` also as large arrays get it (two tiles
+/// a state).
 fn jobs(sources: &[(String, String)], subgroups: bool) -> Vec<Job> {
     let mut jobs = Vec::new();
     let variants = std::iter::once(None).chain(sources.iter().map(Some));
@@ -100,8 +101,11 @@ fn jobs(sources: &[(String, String)], subgroups: bool) -> Vec<Job> {
                         && module.wgsl.contains("override SUBTILES")
                     {
                         let mut wide = pipeline.constants.clone();
-                        wide.push(("SUBTILES", 2.0));
-                        add(format!("{}:2tiles", pipeline.label), wide);
+                        wide.push(("SUBTILES", f64::from(WIDE_BITS_SUBTILES)));
+                        add(
+                            format!("{}:{WIDE_BITS_SUBTILES}tiles", pipeline.label),
+                            wide,
+                        );
                     }
                 }
             }
