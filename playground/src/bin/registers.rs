@@ -237,17 +237,15 @@ fn open() -> Result<Gpu, String> {
     })
 }
 
-/// naga's SPIR-V as wgpu's Vulkan backend writes it for the library's pipelines
-/// (checked build, no zero-initialised workgroup memory).
-fn spirv(gpu: &Gpu, job: &Job) -> Result<Vec<u32>, String> {
+/// naga's SPIR-V of the job's `module` as wgpu's Vulkan backend writes it for the
+/// library's pipelines (checked build, no zero-initialised workgroup memory).
+fn spirv(gpu: &Gpu, job: &Job, module: &naga::Module) -> Result<Vec<u32>, String> {
     use naga::back::spv;
-    let module =
-        naga::front::wgsl::parse_str(&job.wgsl).map_err(|e| e.emit_to_string(&job.wgsl))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
     )
-    .validate(&module)
+    .validate(module)
     .map_err(|e| e.emit_to_string(&job.wgsl))?;
     let mut constants = naga::back::PipelineConstants::default();
     for &(name, value) in &job.constants {
@@ -255,7 +253,7 @@ fn spirv(gpu: &Gpu, job: &Job) -> Result<Vec<u32>, String> {
     }
     let stage = naga::ShaderStage::Compute;
     let (module, info) = naga::back::pipeline_constants::process_overrides(
-        &module,
+        module,
         &info,
         Some((stage, job.entry_point)),
         &constants,
@@ -288,8 +286,7 @@ fn spirv(gpu: &Gpu, job: &Job) -> Result<Vec<u32>, String> {
 }
 
 /// The storage and uniform buffers of group 0 that the module declares.
-fn layout_bindings(wgsl: &str) -> Result<Vec<vk::DescriptorSetLayoutBinding<'static>>, String> {
-    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+fn layout_bindings(module: &naga::Module) -> Vec<vk::DescriptorSetLayoutBinding<'static>> {
     let mut bindings = Vec::new();
     for (_, var) in module.global_variables.iter() {
         let Some(binding) = &var.binding else {
@@ -308,14 +305,17 @@ fn layout_bindings(wgsl: &str) -> Result<Vec<vk::DescriptorSetLayoutBinding<'sta
                 .stage_flags(vk::ShaderStageFlags::COMPUTE),
         );
     }
-    Ok(bindings)
+    bindings
 }
 
 /// The driver's statistics of each executable of the job's pipeline, as
 /// `name=value` words.
 fn statistics(gpu: &Gpu, job: &Job, subgroups: bool) -> Result<Vec<String>, String> {
-    let words = spirv(gpu, job)?;
-    let bindings = layout_bindings(&job.wgsl)?;
+    // Parsed once: the SPIR-V and the pipeline layout both come from it.
+    let module =
+        naga::front::wgsl::parse_str(&job.wgsl).map_err(|e| e.emit_to_string(&job.wgsl))?;
+    let words = spirv(gpu, job, &module)?;
+    let bindings = layout_bindings(&module);
     let device = &gpu.device;
     let vk_err = |what: &'static str| move |e: vk::Result| format!("{what}: {e}");
     unsafe {
