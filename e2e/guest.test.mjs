@@ -14,7 +14,7 @@ import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
 import { startSite, DIST, ASSETS } from './site.mjs';
 import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
-import { PANEL_TABLES } from '../www/i18n/tables.js';
+import { PANELS_WITH_WORDS as PANEL_TABLES } from '../www/core/panels.js';
 import { PANELS } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
 

@@ -249,7 +249,34 @@ test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejec
         }
       };
       const unbound = Object.create(Playground.prototype);
+      // Issue 39.7: a handle copied before free() (a deep clone, Object.assign) and forged pointers.
+      const other = await Playground.create();
+      const clone = Object.assign(Object.create(Playground.prototype), other);
+      const plainCopy = { ...other };
+      const copyBefore = await sync(() => clone.run('scan'));
+      other.free();
+      const forgedFree = await settle(() => Playground.prototype.free.call({ __wbg_ptr: 8 }));
+      const copyAfter = await sync(() => clone.run('scan'));
+      const copyFree = await settle(() => clone.free());
+      const forgedRun = await sync(() => Playground.prototype.run.call({ __wbg_ptr: 8 }, 'scan'));
+      const plainCopyRun = await sync(() => Playground.prototype.run.call(plainCopy, 'scan'));
+      const repointed = await Playground.create();
+      repointed.__wbg_ptr += 8;
+      const repointedRun = await sync(() => repointed.run('scan'));
+      // The page goes on: a new playground compacts exactly.
+      const fresh = await Playground.create();
+      fresh.setFlags(new Uint32Array([0, 7, 0, 1, 1]));
+      const freshRun = await fresh.run('scan');
+      fresh.free();
       return {
+        copyBefore,
+        copyAfter,
+        copyFree,
+        forgedFree,
+        forgedRun,
+        plainCopyRun,
+        repointedRun,
+        freshIndices: Array.from(freshRun.indices ?? []),
         run: await sync(() => pg.run('scan')),
         scanTrace: await sync(() => pg.scanTrace()),
         setFlags: await sync(() => pg.setFlags(new Uint32Array([1]))),
@@ -264,6 +291,10 @@ test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejec
     assert.equal(report.backend.kind, 'freed');
     assert.deepEqual(report.unboundRun, { kind: 'freed', promise: true });
     assert.equal(report.unboundMethods.kind, 'freed');
+    for (const key of ['copyBefore', 'copyAfter', 'forgedRun', 'plainCopyRun', 'repointedRun']) assert.deepEqual(report[key], { kind: 'freed', promise: true }, key);
+    assert.deepEqual(report.copyFree, { ok: true, promise: false });
+    assert.deepEqual(report.forgedFree, { ok: true, promise: false });
+    assert.deepEqual(report.freshIndices, [1, 3, 4]);
     assert.deepEqual(traps(log), []);
   } finally {
     await page.close();

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 
 import { launchBrowser, startServer } from './browser.mjs';
 import { TEST_TIMEOUT, READY_MS, ready, idle, openPlayground, pageErrors } from './helpers.mjs';
-import { en } from '../www/i18n/en.js';
-import { es } from '../www/i18n/es.js';
+import { MESSAGES } from '../www/i18n/all.js';
+
+const { en, es } = MESSAGES;
 
 let server;
 let browser;

@@ -2,6 +2,7 @@
 // by the build (scripts/build-dist.mjs), by `npm pack`'s check and by the tests.
 
 import { tablesFor } from '../www/i18n/tables.js';
+import { builtFirst } from '../www/core/panels.js';
 
 /** The gzip budget of all of dist/ (level 9), in bytes. */
 export const GZIP_BUDGET = 600 * 1024;
@@ -19,8 +20,12 @@ export const LOADER_BUDGET = 8 * 1024;
  * catalogue: +6.6 KiB of wasm), after the message tables were split per panel
  * (www/i18n/tables.js: a one-panel page no longer fetches the other panels'
  * words, 2.6 to 5.5 KiB): the tile view at 210.6 with issue 24's two-tile states.
+ * 214 with the seams of issue 34: the wasm boundary's one backend (+0.6 KiB of
+ * wasm, its calls boxed: inlined into every promise it was +2.1), the panels'
+ * rows and typed context (+0.6 in the playground's chunk, +0.2 in the loader);
+ * the tile view at 212.6.
  */
-export const PANEL_BUDGET = 212 * 1024;
+export const PANEL_BUDGET = 214 * 1024;
 
 /** The files a documentation site needs: the loader, the playground's entries, the wasm, the iframe route. */
 export const ELEMENT_FILES = [
@@ -64,7 +69,7 @@ export function fetchedFor(graph, panels, lang = 'en') {
   add(graph.entries[MODULE.mount]);
   add(graph.entries[MODULE.engine]);
   add(graph.entries[MODULE.glue]);
-  const built = panels.filter((p) => !(p === 'tiles' && panels.includes('scan')));
+  const built = builtFirst(panels);
   for (const table of tablesFor(built)) add(graph.entries[MODULE.messages(lang, table)]);
   for (const p of built) add(graph.entries[MODULE.panel(p)]);
   return [...wanted];

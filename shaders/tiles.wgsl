@@ -38,7 +38,7 @@ const ROW : u32 = 4u * WORKGROUP_SIZE;
 // the global writes are whole consecutive runs (scattered 4-byte stores straight
 // to global memory were slower). Not the whole tile: shared memory limits the
 // workgroups an SM runs at once (BENCHMARKS.md v11). Set per pipeline (the host's
-// `STAGE_ROWS`, src/gpu/catalogue.rs): two rows a pair of barriers, or one row in
+// `stage_rows`, src/gpu/pipelines.rs): two rows a pair of barriers, or one row in
 // less memory where that lets more workgroups run (BENCHMARKS.md v23).
 override STAGE_ROWS : u32;
 // An override of its own rather than the expression in the array type: naga 30

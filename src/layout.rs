@@ -56,3 +56,23 @@ pub(crate) fn subtiles(method: crate::Method, capacity: u64, wide_from_tiles: u3
 pub(crate) const LIVE_BINDING: u32 = 7;
 /// Bytes in one u32 word.
 pub(crate) const WORD: u64 = 4;
+
+/// The one meaning of a flag in every kernel and mirror: any nonzero value is visible.
+pub fn is_visible(flag: u32) -> bool {
+    flag != 0
+}
+
+/// The lengths of the recursion levels: `n`, then the number of blocks of each
+/// level, until one block holds everything. Empty for `n == 0`.
+pub fn scan_level_lengths(n: usize) -> Vec<usize> {
+    let mut lengths = Vec::new();
+    let mut len = n;
+    while len > 0 {
+        lengths.push(len);
+        if len <= BLOCK {
+            break;
+        }
+        len = len.div_ceil(BLOCK);
+    }
+    lengths
+}

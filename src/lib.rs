@@ -14,10 +14,6 @@ pub use compactor::{
     PendingOutput, SegmentsDesc, LENGTH_SLOTS,
 };
 pub use error::{Error, Result};
+pub use layout::is_visible;
 pub use method::Method;
 pub use output::{fnv1a, CompactionOutput, DrawArgs, IndexedIndirectArgs, IndirectArgs, Segment};
-
-/// The one meaning of a flag in every kernel and mirror: any nonzero value is visible.
-pub fn is_visible(flag: u32) -> bool {
-    flag != 0
-}

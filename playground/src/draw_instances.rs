@@ -4,6 +4,9 @@
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+/// RGBA pixels, width, height of an image drawn offscreen, read back.
+pub type Pixels = (Vec<u8>, u32, u32);
+
 pub const SOURCE: &str = include_str!("../shaders/draw_instances.wgsl");
 
 /// Mirrors `Grid` in the shader.

@@ -7,9 +7,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 mod args;
+mod backend;
 mod convert;
-mod render;
 mod shared;
+mod timing;
 mod tools;
 
 use js_sys::{Array, Uint32Array};
@@ -18,12 +19,12 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::draw_instances::{DrawInstances, OffscreenImage};
 use crate::{flags, Error};
+use backend::{Backend, Canvas, Cpu, Draw, Gpu};
 use convert::{js_error, object};
-use render::{run_gpu, Canvas, Draw, Gpu};
-use shared::{listen, shared_gpu, unlisten, SharedGpu};
+use shared::{listen, shared_gpu, unlisten};
 use wgpu_compaction::teaching::trace::TileSchedule;
-use wgpu_compaction::teaching::{self, cpu, layout, LookbackOptions, MAX_TRACE_FLAGS};
-use wgpu_compaction::{Compactor, DrawArgs, Method};
+use wgpu_compaction::teaching::{layout, LookbackOptions, MAX_TRACE_FLAGS};
+use wgpu_compaction::Method;
 
 /// The most flags the page, its elements and this API take, whatever the
 /// device: past it a call is refused from the length alone.
@@ -40,8 +41,8 @@ fn fail<T>(e: Error) -> Result<T, JsValue> {
 }
 
 struct State {
-    /// `None`: no WebGPU; everything runs on the CPU mirror ("CPU reference").
-    gpu: Option<Gpu>,
+    /// Where the kernels run: the page's GPU, or the CPU mirror without WebGPU.
+    backend: Backend,
     /// Shared with the calls in flight, which took them when they were made.
     flags: RefCell<Rc<[u32]>>,
 }
@@ -80,7 +81,7 @@ impl Playground {
             let on_event = on_event.map_err(js_error)?;
             let shared = shared_gpu().await?;
             let listener = on_event.map(|callback| listen(&shared, callback));
-            let mut playground = Playground::with(Some(Gpu::new(shared)));
+            let mut playground = Playground::with(Backend::Gpu(Box::new(Gpu::new(shared))));
             playground.listener = listener;
             Ok(playground.into())
         })
@@ -89,13 +90,13 @@ impl Playground {
     /// The same API on the CPU mirror of the kernels, for browsers without WebGPU.
     #[wasm_bindgen(js_name = createCpu)]
     pub fn create_cpu() -> Playground {
-        Playground::with(None)
+        Playground::with(Backend::Cpu(Cpu))
     }
 
-    fn with(gpu: Option<Gpu>) -> Playground {
+    fn with(backend: Backend) -> Playground {
         Playground {
             state: Rc::new(State {
-                gpu,
+                backend,
                 flags: RefCell::new(Rc::from([])),
             }),
             listener: None,
@@ -105,20 +106,12 @@ impl Playground {
     /// `"gpu"` or `"cpu"`.
     #[wasm_bindgen(getter)]
     pub fn backend(&self) -> String {
-        if self.state.gpu.is_some() {
-            "gpu"
-        } else {
-            "cpu"
-        }
-        .into()
+        self.state.backend.name().into()
     }
 
     #[wasm_bindgen(getter, js_name = adapterName)]
     pub fn adapter_name(&self) -> String {
-        match &self.state.gpu {
-            Some(gpu) => gpu.shared.context.adapter_name(),
-            None => "CPU reference".into(),
-        }
+        self.state.backend.adapter_name()
     }
 
     /// The most flags this playground takes: `MAX_WEB_FLAGS`, or fewer where
@@ -129,10 +122,7 @@ impl Playground {
     }
 
     fn limit(&self) -> u64 {
-        match &self.state.gpu {
-            Some(gpu) => gpu.shared.compactor.max_flags().min(MAX_WEB_FLAGS),
-            None => MAX_WEB_FLAGS,
-        }
+        self.state.backend.max_flags().min(MAX_WEB_FLAGS)
     }
 
     #[wasm_bindgen(getter, js_name = maxTraceFlags)]
@@ -155,11 +145,7 @@ impl Playground {
     #[wasm_bindgen(js_name = setFlags)]
     pub fn set_flags(&self, flags: JsValue) -> Result<(), JsValue> {
         let flags = args::flags(&flags, self.limit()).map_err(js_error)?;
-        if let Some(gpu) = &self.state.gpu {
-            gpu.shared.check().map_err(js_error)?;
-            let buffer = gpu.shared.compactor.upload(&flags).map_err(js_error)?;
-            *gpu.flags.borrow_mut() = Some(buffer);
-        }
+        self.state.backend.upload(&flags).map_err(js_error)?;
         *self.state.flags.borrow_mut() = Rc::from(flags);
         Ok(())
     }
@@ -224,11 +210,7 @@ impl Playground {
     }
 
     fn drawing(&self) -> Result<&Gpu, JsValue> {
-        let Some(gpu) = &self.state.gpu else {
-            return Err(js_error(Error::NoWebGpu("drawing needs WebGPU".into())));
-        };
-        gpu.shared.check().map_err(js_error)?;
-        Ok(gpu)
+        self.state.backend.gpu().map_err(js_error)
     }
 
     /// Compacts the current flags with `method` (`"atomic"`, `"aggregated"`,
@@ -238,29 +220,18 @@ impl Playground {
     /// the index buffer. Draws into the attached canvas in the same submission.
     pub fn run(&self, method: JsValue) -> js_sys::Promise {
         let state = self.state.clone();
-        let flags = state.flags.borrow().clone();
-        let buffer = state.gpu.as_ref().and_then(|g| g.flags.borrow().clone());
+        let input = state.backend.input(state.flags.borrow().clone());
         let method = args::method(&method);
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
-            let (out, image) = match &state.gpu {
-                Some(gpu) => {
-                    // (It takes its turns on the page's GPU itself: a large run in slices.)
-                    let result = run_gpu(gpu, &flags, buffer, method, Draw::Attached).await;
-                    result.map_err(|e| after_loss(&gpu.shared, e))
-                }
-                None => Ok((
-                    cpu::compact(
-                        &flags,
-                        method,
-                        DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
-                    ),
-                    None,
-                )),
-            }
-            .map_err(js_error)?;
-            let backend = if state.gpu.is_some() { "gpu" } else { "cpu" };
-            Ok(convert::run_object(method, &out, image, backend))
+            let run = state.backend.run(input, method, Draw::Attached).await;
+            let (out, image) = run.map_err(js_error)?;
+            Ok(convert::run_object(
+                method,
+                &out,
+                image,
+                state.backend.name(),
+            ))
         })
     }
 
@@ -274,18 +245,7 @@ impl Playground {
         let state = self.state.clone();
         let flags = state.flags.borrow().clone();
         future_to_promise(async move {
-            let trace = match &state.gpu {
-                Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
-                    let trace = teaching::trace_scan(&gpu.shared.compactor, &flags).await;
-                    trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
-                }
-                None => {
-                    check_cpu_trace(flags.len())?;
-                    cpu::trace_scan(&flags)
-                }
-            };
+            let trace = state.backend.trace_scan(&flags).await.map_err(js_error)?;
             Ok(convert::scan_trace_object(&trace))
         })
     }
@@ -300,18 +260,8 @@ impl Playground {
         let method = args::method(&method);
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
-            let trace = match &state.gpu {
-                Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
-                    let trace = teaching::trace_atomic(&gpu.shared.compactor, &flags, method).await;
-                    trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?
-                }
-                None => {
-                    check_cpu_trace(flags.len())?;
-                    cpu::trace_atomic(&flags, method)
-                }
-            };
+            let trace = state.backend.trace_atomic(&flags, method).await;
+            let trace = trace.map_err(js_error)?;
             Ok(convert::atomic_trace_object(method, &trace))
         })
     }
@@ -348,22 +298,8 @@ impl Playground {
         future_to_promise(async move {
             let method = method.map_err(js_error)?;
             let schedule = schedule.map_err(js_error)?;
-            let (trace, states) = match &state.gpu {
-                Some(gpu) => {
-                    let _turn = gpu.shared.lock.lock().await;
-                    gpu.shared.check().map_err(js_error)?;
-                    let compactor = &gpu.shared.compactor;
-                    let trace = teaching::trace_tiles(compactor, &flags, method, &schedule).await;
-                    (
-                        trace.map_err(|e| js_error(after_loss(&gpu.shared, e)))?,
-                        "gpu",
-                    )
-                }
-                None => (
-                    cpu::trace_tiles(&flags, method, &schedule).map_err(js_error)?,
-                    "cpu reference",
-                ),
-            };
+            let traced = state.backend.trace_tiles(&flags, method, &schedule).await;
+            let (trace, states) = traced.map_err(js_error)?;
             Ok(convert::tile_trace_object(
                 &trace,
                 method,
@@ -376,21 +312,6 @@ impl Playground {
 
 /// The most workgroups a tile trace simulates at once.
 const MAX_IN_FLIGHT: u64 = 64;
-
-/// A call that failed because the device went away says so.
-fn after_loss(shared: &SharedGpu, error: impl Into<Error>) -> Error {
-    shared.check().err().unwrap_or(error.into())
-}
-
-fn check_cpu_trace(len: usize) -> Result<(), JsValue> {
-    if len > MAX_TRACE_FLAGS {
-        return Err(js_error(wgpu_compaction::Error::TraceTooLarge {
-            n: len,
-            max: MAX_TRACE_FLAGS,
-        }));
-    }
-    Ok(())
-}
 
 /// The kernels' layout, so that the page never copies a constant:
 /// `{ block, tile, noSlot, spinLimit, maxTraceFlags, maxFlags, methods: [{ name,

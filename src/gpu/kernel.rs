@@ -7,6 +7,9 @@ use super::catalogue::{Binding, Spec, PAYLOAD_BINDINGS};
 use crate::layout::{LIVE_BINDING, WORD};
 
 pub(crate) struct Kernel {
+    /// Its row of the catalogue (the tests tie each method's dispatches to `KernelId::of`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub id: super::catalogue::KernelId,
     label: String,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
@@ -46,6 +49,7 @@ impl Kernel {
             bindings.extend(PAYLOAD_BINDINGS);
         }
         Self {
+            id: spec.id,
             label: label.to_string(),
             pipeline,
             layout,

@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { en } from '../../www/i18n/en.js';
-import { es } from '../../www/i18n/es.js';
+import { MESSAGES } from '../../www/i18n/all.js';
 import { LOADER_MESSAGES } from '../../www/i18n/loader.js';
 import { PAGE_MESSAGES } from '../../www/page/page-messages.js';
 import { LANGS, pickLang } from '../../www/i18n/langs.js';
-import { PANEL_TABLES } from '../../www/i18n/tables.js';
+import { PANELS_WITH_WORDS as PANEL_TABLES } from '../../www/core/panels.js';
 import { translator, loadTranslator, messages } from '../../www/i18n/i18n.js';
+
+const { en, es } = MESSAGES;
 
 const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

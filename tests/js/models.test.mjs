@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 
 import { cpu } from './kernels.mjs';
 import { translator } from '../../www/i18n/i18n.js';
-import { en } from '../../www/i18n/en.js';
+import { MESSAGES } from '../../www/i18n/all.js';
+const { en } = MESSAGES;
 import { planSteps, stepView, blockCount, SCAN_CODE } from '../../www/panels/scan/steps.js';
 import { planTileSteps, tileStepView, windowAt, tileCount, WINDOW } from '../../www/panels/tiles/tile-steps.js';
 import { stateChanges, fewestStateChanges, inversions, pairs, history } from '../../www/panels/order/order.js';

@@ -4,7 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PANELS, TILE_METHODS, CARD_CLASS, parsePanels, formatPanels, visiblePanels } from '../../www/core/panels.js';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { PANELS, PANEL_ROWS, TILE_METHODS, parsePanels, formatPanels, visiblePanels, builtFirst } from '../../www/core/panels.js';
 import { wasm } from './kernels.mjs';
 
 test('TILE_METHODS are the methods whose layout() says usesTiles', () => {
@@ -17,8 +20,66 @@ test('TILE_METHODS are the methods whose layout() says usesTiles', () => {
   );
 });
 
-test('every panel has a card class', () => {
-  assert.deepEqual(Object.keys(CARD_CLASS), PANELS);
+const ROOT = path.join(import.meta.dirname, '..', '..');
+
+test('every panel is one row: a card class of its own, a folder with index.js, its words where it says so', async () => {
+  assert.equal(new Set(PANEL_ROWS.map((r) => r.card)).size, PANEL_ROWS.length);
+  const folders = (await readdir(path.join(ROOT, 'www', 'panels'), { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== 'shared').map((d) => d.name);
+  assert.deepEqual(folders.sort(), [...PANELS].sort(), 'www/panels/ holds a folder a row (and shared/)');
+  for (const row of PANEL_ROWS) {
+    await readFile(path.join(ROOT, 'www', 'panels', row.name, 'index.js'));
+    for (const lang of ['en', 'es']) {
+      const has = await readFile(path.join(ROOT, 'www', 'i18n', lang, `${row.name}.js`)).then(
+        () => true,
+        () => false,
+      );
+      assert.equal(has, Boolean(row.words), `www/i18n/${lang}/${row.name}.js against the row's words`);
+    }
+  }
+});
+
+/** Every file of the tree that the page, the build and the types read. */
+async function sources() {
+  const files = [];
+  for (const dir of ['www', 'scripts', 'types']) {
+    for (const f of await readdir(path.join(ROOT, dir), { recursive: true })) {
+      if (/\.(js|mjs|ts|html|css)$/.test(f) && !f.includes('node_modules') && !f.startsWith('pkg')) files.push(path.join(dir, f));
+    }
+  }
+  return [...files, 'index.html'];
+}
+
+test('no list of panels is written anywhere but www/core/panels.js (the types mirror it, checked here)', async () => {
+  const quoted = new RegExp(`['"](${PANELS.join('|')})['"]`, 'g');
+  const keyed = new RegExp(`^\\s*(${PANELS.join('|')}):`, 'gm');
+  for (const file of await sources()) {
+    if (file === path.join('www', 'core', 'panels.js')) continue;
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    if (file === path.join('types', 'compaction-playground.d.ts')) {
+      const union = /export type Panel = ([^;]+);/.exec(text)?.[1] ?? '';
+      assert.deepEqual(
+        union.split('|').map((s) => s.trim().replace(/'/g, '')),
+        PANELS,
+        'the type Panel lists PANELS, in order',
+      );
+      continue;
+    }
+    // A list: half the panels' names in one file, three or more on one line, or as keys of one object.
+    const all = new Set([...text.matchAll(quoted)].map((m) => m[1]));
+    assert.ok(all.size < PANELS.length / 2, `${file} names ${[...all].join(', ')}`);
+    for (const line of text.split('\n')) {
+      const names = new Set([...line.matchAll(quoted)].map((m) => m[1]));
+      assert.ok(names.size < 3, `${file} lists panels: ${line.trim()}`);
+    }
+    if (file.startsWith(path.join('www', 'i18n')) || file.includes('page-messages')) continue; // words, not lists
+    const keys = new Set([...text.matchAll(keyed)].map((m) => m[1]));
+    assert.ok(keys.size < 3, `${file} has an object keyed by panels: ${[...keys].join(', ')}`);
+  }
+});
+
+test('the two steppers: a page builds the scan stepper first when both are asked for', () => {
+  assert.deepEqual(builtFirst(['scan', 'tiles', 'code']), ['scan', 'code']);
+  assert.deepEqual(builtFirst(['tiles']), ['tiles']);
 });
 
 test('panels from the attribute: spaces or commas, unknown names said, nothing means all', () => {

@@ -4,16 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { reserve, editorGrid, flagCount, reserveCss, heightAt, PANEL_HEIGHTS, SAMPLE_WIDTHS, STATUS_EM, GAP_EM, WIDE } from '../../www/loader/reserve.js';
-import { PANELS } from '../../www/core/panels.js';
+import { reserve, editorGrid, flagCount, reserveCss, heightAt, SAMPLE_WIDTHS, PAIRED_WIDTHS, STATUS_EM, GAP_EM, WIDE } from '../../www/loader/reserve.js';
+import { PANELS, PANEL_ROWS } from '../../www/core/panels.js';
 import { frameHeight, embedSnippets } from '../../www/page/embed-code.js';
 
 const all = new Set(PANELS);
 
 test('every panel has a height at every sampled width, and the total is the status, the gaps and the cards', () => {
-  for (const p of PANELS) {
-    assert.equal(PANEL_HEIGHTS[p].length, SAMPLE_WIDTHS.length, p);
-    for (const w of [20, 32.5, 40, 47.5, 60, 68.8, 100]) assert.ok(heightAt(p, w) > 0, `${p} at ${w} em`);
+  for (const row of PANEL_ROWS) {
+    assert.equal(row.heights.length, SAMPLE_WIDTHS.length, row.name);
+    if (row.paired) assert.equal(row.paired.length, PAIRED_WIDTHS.length, row.name);
+    for (const w of [20, 32.5, 40, 47.5, 60, 68.8, 100]) assert.ok(heightAt(row.heights, w) > 0, `${row.name} at ${w} em`);
   }
   for (const p of PANELS) {
     const r = reserve(new Set([p]), { widthEm: 50 });

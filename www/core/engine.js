@@ -6,7 +6,13 @@
 import { guardFreed } from './freed.js';
 import { initLayout } from './layout.js';
 
-/** @type {Promise<any> | null} */
+/**
+ * The wasm handle's types: the package's own (types/compaction-playground.d.ts).
+ * @typedef {import('../../types/compaction-playground').Kernels} Kernels
+ * @typedef {import('../../types/compaction-playground').Playground} WasmPlayground
+ */
+
+/** @type {Promise<Kernels> | null} */
 let wasmPromise = null;
 
 /**
@@ -17,7 +23,7 @@ let wasmPromise = null;
 export function kernels() {
   if (!wasmPromise) {
     wasmPromise = (async () => {
-      const wasm = await import('../pkg/compaction_playground.js');
+      const wasm = /** @type {Kernels & { default: (options: object) => Promise<unknown> }} */ (/** @type {unknown} */ (await import('../pkg/compaction_playground.js')));
       const url = new URL('./compaction_playground_bg.wasm', import.meta.url);
       try {
         await wasm.default({ module_or_path: url });
@@ -48,7 +54,7 @@ export const CREATE_TIMEOUT_MS = 15_000;
 /** @typedef {{ kind: string, message: string }} Fallback */
 
 export class Engine {
-  /** @param {any} wasm  @param {any} pg  @param {Fallback | null} fallback */
+  /** @param {Kernels} wasm  @param {WasmPlayground} pg  @param {Fallback | null} fallback */
   constructor(wasm, pg, fallback) {
     this.wasm = wasm;
     this.pg = pg;
@@ -62,7 +68,7 @@ export class Engine {
 
   /**
    * Opens the GPU playground, or the CPU one with the reason.
-   * @param {any} wasm  @param {(kind: string, message: string) => void} onEvent
+   * @param {Kernels} wasm  @param {(kind: string, message: string) => void} onEvent
    */
   static async open(wasm, onEvent) {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -83,7 +89,7 @@ export class Engine {
     }
   }
 
-  /** @param {any} wasm  @param {Fallback | null} fallback */
+  /** @param {Kernels} wasm  @param {Fallback | null} fallback */
   static cpu(wasm, fallback) {
     return new Engine(wasm, wasm.Playground.createCpu(), fallback);
   }
@@ -93,7 +99,7 @@ export class Engine {
     return this.pg?.backend ?? 'none';
   }
 
-  /** Compiles `method` on the GPU unless done (inside an `exec`): ms it took, timed apart from the runs. */
+  /** Compiles `method` on the GPU unless done (inside an `exec`): ms it took, timed apart from the runs. @param {WasmPlayground} pg  @param {any} method */
   async compileIn(pg, method) {
     if (pg.backend !== 'gpu' || this.compiled.has(method)) return;
     const t0 = performance.now();
@@ -104,7 +110,7 @@ export class Engine {
   /**
    * Runs `fn(pg)` after every earlier call has finished.
    * @template T
-   * @param {(pg: any) => T | Promise<T>} fn
+   * @param {(pg: WasmPlayground) => T | Promise<T>} fn
    * @returns {Promise<T>}
    */
   exec(fn) {

@@ -1,6 +1,6 @@
 // The kernels' constants (block and tile sizes, the slot marker, the
 // look-back's spin limit, the methods and what each keeps), read once from the
-// wasm module (`layout()` in src/web.rs), so that the page never copies one.
+// wasm module (`layout()` in playground/src/web.rs), so that the page never copies one.
 
 export const layout = {
   block: 0,

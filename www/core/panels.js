@@ -1,8 +1,50 @@
-// Which parts of the playground show (`panels="scan result"`): a docs page
-// showing one idea embeds one panel. Pure: no DOM here.
+// The panels of the playground, one row each: everything else (the cards, the
+// module fetched, the words fetched, the loader's reservation, the page's
+// embed choices, the build's account of what a page fetches) reads this
+// table. Adding a panel is a row here and a folder www/panels/<name>/ holding
+// index.js (its `create(context)`); with `words`, its message tables are
+// www/i18n/<lang>/<name>.js. tests/js/panels.test.mjs fails when a list of
+// panel names is written anywhere else. Pure: no DOM here.
 
-/** Every panel, in page order. */
-export const PANELS = ['editor', 'result', 'draw', 'scan', 'tiles', 'atomic', 'order', 'bench', 'code'];
+/**
+ * One panel:
+ * - `name`: as the `panels` attribute lists it; its card's title is the message `card.<name>`.
+ * - `card`: its card's class (the two-column layout places flags-card and compact-card side by side, www/loader/base.css).
+ * - `lead`: the card has a lead paragraph, the message `card.<name>.lead`.
+ * - `words`: the panel has a message table of its own, fetched with it (its keys start with `<name>.`).
+ * - `gpu`: the panel shows only on the GPU (the drawIndirect picture).
+ * - `stepper`: the scan stepper and the tile view share one place when both are asked for (the tile view for the methods of tiles).
+ * - `heights`: its height in em at the reservation's sample widths (www/loader/reserve.js); `paired`: beside its pair on a wide container.
+ * @typedef {{ name: string, card: string, lead?: boolean, words?: boolean, gpu?: boolean,
+ *   stepper?: 'scan' | 'tiles', heights: number[], paired?: number[] }} PanelRow
+ */
+
+/** @type {readonly PanelRow[]} every panel, in page order */
+export const PANEL_ROWS = Object.freeze([
+  { name: 'editor', card: 'flags-card', lead: true, heights: [22.25, 23.75, 21.75], paired: [23.58, 26.31, 26.57] },
+  { name: 'result', card: 'compact-card', heights: [30, 33, 33.5], paired: [29.94, 34.48, 40.01] },
+  { name: 'draw', card: 'draw-card', gpu: true, heights: [29, 29, 28] },
+  { name: 'scan', card: 'stepper-card', lead: true, words: true, stepper: 'scan', heights: [53, 56, 55] },
+  { name: 'tiles', card: 'tiles-card', lead: true, words: true, stepper: 'tiles', heights: [82, 89, 89.5] },
+  { name: 'atomic', card: 'atomic-card', words: true, heights: [16, 16, 15] },
+  { name: 'order', card: 'order-card', words: true, heights: [111, 115, 114.5] },
+  { name: 'bench', card: 'bench-card', words: true, heights: [18, 22.5, 22] },
+  { name: 'code', card: 'code-card', heights: [129, 130.5, 130] },
+]);
+
+/** Every panel's name, in page order. */
+export const PANELS = PANEL_ROWS.map((r) => r.name);
+
+/** @param {string} name */
+export const panelRow = (name) => PANEL_ROWS.find((r) => r.name === name);
+
+/** The panels with a message table of their own. */
+export const PANELS_WITH_WORDS = PANEL_ROWS.filter((r) => r.words).map((r) => r.name);
+
+const STEPPER = (/** @type {'scan' | 'tiles'} */ kind) => /** @type {PanelRow} */ (PANEL_ROWS.find((r) => r.stepper === kind)).name;
+/** The scan stepper's and the tile view's panels: one place when both are asked for. */
+export const SCAN_STEPPER = STEPPER('scan');
+export const TILE_VIEW = STEPPER('tiles');
 
 /**
  * The methods that show the tile view instead of the scan stepper. The wasm's
@@ -11,22 +53,10 @@ export const PANELS = ['editor', 'result', 'draw', 'scan', 'tiles', 'atomic', 'o
  */
 export const TILE_METHODS = ['lookback', 'lookback-bits', 'tile-atomic'];
 
-/** Each panel's card class: the two-column layout places the first two (www/loader/base.css). */
-export const CARD_CLASS = {
-  editor: 'flags-card',
-  result: 'compact-card',
-  draw: 'draw-card',
-  scan: 'stepper-card',
-  tiles: 'tiles-card',
-  atomic: 'atomic-card',
-  order: 'order-card',
-  bench: 'bench-card',
-  code: 'code-card',
-};
-
 /**
  * `panels` as written in the attribute or the hash: names separated by spaces
  * or commas. Empty or missing: every panel. Returns `{ panels: Set, unknown: [] }`.
+ * @param {unknown} text
  */
 export function parsePanels(text) {
   const names = String(text ?? '')
@@ -38,28 +68,40 @@ export function parsePanels(text) {
   return { panels: panels.size ? panels : new Set(PANELS), unknown };
 }
 
-/** The attribute form: `null` when every panel shows. */
+/** The attribute form: `null` when every panel shows. @param {Set<string>} panels */
 export function formatPanels(panels) {
   const list = PANELS.filter((p) => panels.has(p));
   return list.length === PANELS.length ? null : list.join(' ');
 }
 
 /**
+ * Which of two panels asked for takes a shared place: with both steppers
+ * asked for, the one `tileMethod` picks; otherwise null (nothing shared).
+ * @param {Set<string>} panels  @param {boolean} tileMethod
+ */
+export function sharedStepper(panels, tileMethod) {
+  if (!(panels.has(SCAN_STEPPER) && panels.has(TILE_VIEW))) return null;
+  return tileMethod ? { shown: TILE_VIEW, hidden: SCAN_STEPPER } : { shown: SCAN_STEPPER, hidden: TILE_VIEW };
+}
+
+/**
  * What shows for `panels` with a method: the scan stepper and the tile view
  * share a place when both are wanted (the tile view for the single-pass
  * methods); either one alone shows whatever the method.
+ * @param {Set<string>} panels  @param {boolean} tileMethod
+ * @returns {Record<string, boolean>}
  */
 export function visiblePanels(panels, tileMethod) {
-  const both = panels.has('scan') && panels.has('tiles');
-  return {
-    editor: panels.has('editor'),
-    result: panels.has('result'),
-    draw: panels.has('draw'),
-    scan: panels.has('scan') && !(both && tileMethod),
-    tiles: panels.has('tiles') && (!both || tileMethod),
-    atomic: panels.has('atomic'),
-    order: panels.has('order'),
-    bench: panels.has('bench'),
-    code: panels.has('code'),
-  };
+  const shared = sharedStepper(panels, tileMethod);
+  return Object.fromEntries(PANELS.map((p) => [p, panels.has(p) && p !== shared?.hidden]));
+}
+
+/**
+ * The panels a page builds for `panels` (an array) before any method is known:
+ * of the two steppers, the scan's (what the build's size account assumes).
+ * @param {string[]} panels
+ */
+export function builtFirst(panels) {
+  const shared = sharedStepper(new Set(panels), false);
+  return panels.filter((p) => p !== shared?.hidden);
 }

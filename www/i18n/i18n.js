@@ -9,29 +9,16 @@
 // then `t.load(panel)` as a panel is built.
 
 import { LANGS, pickLang } from './langs.js';
-import { PANEL_TABLES } from './tables.js';
+import { PANELS_WITH_WORDS } from '../core/panels.js';
 
 export { LANGS, LANG_NAMES, pickLang } from './langs.js';
 
-/** @type {Record<string, Record<string, () => Promise<{ messages: Record<string, string> }>>>} */
-const TABLES = {
-  en: {
-    core: () => import('./en/core.js'),
-    tiles: () => import('./en/tiles.js'),
-    scan: () => import('./en/scan.js'),
-    atomic: () => import('./en/atomic.js'),
-    order: () => import('./en/order.js'),
-    bench: () => import('./en/bench.js'),
-  },
-  es: {
-    core: () => import('./es/core.js'),
-    tiles: () => import('./es/tiles.js'),
-    scan: () => import('./es/scan.js'),
-    atomic: () => import('./es/atomic.js'),
-    order: () => import('./es/order.js'),
-    bench: () => import('./es/bench.js'),
-  },
-};
+/**
+ * The table `part` of language `code`: www/i18n/<code>/<part>.js (the build
+ * makes one chunk of each file the pattern matches).
+ * @param {string} code  @param {string} part  @returns {Promise<{ messages: Record<string, string> }>}
+ */
+const importTable = (code, part) => import(`./${code}/${part}.js`);
 
 /** @type {Map<string, Promise<Record<string, string>>>} */
 const loaded = new Map();
@@ -42,8 +29,8 @@ export function messages(lang, part = 'core') {
   const key = `${code}/${part}`;
   let table = loaded.get(key);
   if (!table) {
-    const load = TABLES[code][part];
-    table = load ? load().then((m) => m.messages) : Promise.resolve({});
+    const known = part === 'core' || PANELS_WITH_WORDS.includes(part);
+    table = known ? importTable(code, part).then((m) => m.messages) : Promise.resolve({});
     table.catch(() => loaded.delete(key));
     loaded.set(key, table);
   }
@@ -88,7 +75,7 @@ export function translator(lang, shared) {
   t.plural = (/** @type {string} */ key, /** @type {number} */ n, params = {}) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n, ...params });
   /** Adds the table of `panel` (nothing for a panel without one), for the panel about to be built. */
   t.load = async (/** @type {string} */ panel) => {
-    if (PANEL_TABLES.includes(panel)) Object.assign(table, await messages(lang, panel));
+    if (PANELS_WITH_WORDS.includes(panel)) Object.assign(table, await messages(lang, panel));
   };
   return t;
 }

@@ -14,7 +14,7 @@
 // window except `sync-url`'s hashchange; everything is undone when the
 // element leaves the page. Attributes, properties, events: docs/embedding.md.
 
-import { parsePanels, formatPanels, PANELS, CARD_CLASS } from '../core/panels.js';
+import { parsePanels, formatPanels, PANELS, panelRow } from '../core/panels.js';
 import { THEMES, resolveTheme, watchTheme } from '../core/theme.js';
 import { h } from '../core/dom.js';
 import { pickLang } from '../i18n/langs.js';
@@ -40,13 +40,21 @@ const baseSheet = lazySheet(baseCss);
 export class CompactionPlaygroundElement extends Base {
   static observedAttributes = ATTRIBUTES;
 
+  /** The element's custom states (`:state(busy)`, `:state(ready)`); none where the browser has no ElementInternals. */
+  #internals = /** @type {ElementInternals | null} */ (null);
+  #busy = false;
+  #isReady = false;
+  /** @type {Promise<void>} */
+  #ready = Promise.resolve();
+  #resolveReady = () => {};
+
   /** This module's URL: where embed snippets point (`embed.html` sits beside it). */
   static moduleUrl = import.meta.url;
 
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    this.internals = this.attachInternals?.() ?? null;
+    this.#internals = this.attachInternals?.() ?? null;
     /** The reservation of this element: one sheet of its own, rewritten as its width or panels change. */
     this.reserveSheet = new CSSStyleSheet();
     /** @type {CSSStyleSheet[]} sheets the playground and its panels add */
@@ -57,19 +65,40 @@ export class CompactionPlaygroundElement extends Base {
     /** A previous connection's state, to start from when put back. */
     this.saved = null;
     this.chosenLang = null;
-    this.busy = false;
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.keepKey(e);
     this.keptKeys = new Set();
-    this.resetReady();
+    this.#newReady();
   }
 
-  resetReady() {
-    this.isReady = false;
-    /** @type {Promise<void>} */
-    this.ready = new Promise((resolve) => {
-      this.resolveReady = resolve;
+  /** Resolves once the playground is ready, on the GPU or the CPU reference; kept, with its waiters, until it does. */
+  get ready() {
+    return this.#ready;
+  }
+
+  /** True once `ready` resolved, until the element leaves the page. */
+  get isReady() {
+    return this.#isReady;
+  }
+
+  /** True while a run, a trace or a start-up is in flight. */
+  get busy() {
+    return this.#busy;
+  }
+
+  /** A new `ready` for the next connection, once the last one resolved (a pending one is kept, its waiters hear back later). */
+  #newReady() {
+    this.#isReady = false;
+    if (this.#ready && this.#pending) return;
+    this.#pending = true;
+    this.#ready = new Promise((resolve) => {
+      this.#resolveReady = () => {
+        this.#pending = false;
+        resolve();
+      };
     });
   }
+
+  #pending = false;
 
   adoptSheets() {
     this.shadowRoot.adoptedStyleSheets = [baseSheet(), ...this.sheets, this.reserveSheet];
@@ -114,7 +143,7 @@ export class CompactionPlaygroundElement extends Base {
     this.shadowRoot.replaceChildren();
     this.setState('busy', false);
     this.setState('ready', false);
-    this.resetReady();
+    this.#newReady();
   }
 
   /** Fetches the playground's code and the wasm, then mounts it (once per connection). */
@@ -182,7 +211,7 @@ export class CompactionPlaygroundElement extends Base {
     );
     const cards = this.reservation()
       .cards.filter((c) => !c.shared || c.panel === 'result')
-      .map(({ panel }) => h('section', { class: `card skeleton ${CARD_CLASS[panel] ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
+      .map(({ panel }) => h('section', { class: `card skeleton ${panelRow(panel)?.card ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
     this.wrapper.replaceChildren(status, ...cards);
     this.updateReserve();
   }
@@ -299,15 +328,15 @@ export class CompactionPlaygroundElement extends Base {
   }
 
   setState(name, on) {
-    if (name === 'busy') this.busy = on;
+    if (name === 'busy') this.#busy = on;
     if (name === 'ready' && on) {
-      this.isReady = true;
-      this.resolveReady();
+      this.#isReady = true;
+      this.#resolveReady();
     }
     // :state(busy), :state(ready) for the host's CSS.
     try {
-      if (on) this.internals?.states.add(name);
-      else this.internals?.states.delete(name);
+      if (on) this.#internals?.states.add(name);
+      else this.#internals?.states.delete(name);
     } catch {
       // Browsers without CustomStateSet: the properties still say it.
     }

@@ -7,7 +7,7 @@
 // three widths below (e2e/reserve.test.mjs checks them against the real thing).
 // Pure: no DOM here.
 
-import { PANELS, TILE_METHODS } from '../core/panels.js';
+import { PANEL_ROWS, PANELS, TILE_METHODS, sharedStepper, panelRow } from '../core/panels.js';
 import { MAX_CELLS } from '../core/state.js';
 
 /** Container widths (in em) where the layout changes: two columns from WIDE, compact cards under NARROW. */
@@ -26,35 +26,19 @@ export const GAP_EM = 1;
 export const SAMPLE_WIDTHS = [68.8, 47.5, 32.5];
 
 /**
- * Each panel's height in em at SAMPLE_WIDTHS (a card's width: side by side,
- * the editor and the result are half as wide as the element), measured in
- * Chromium with a sans-serif font for the article's flags, with the scan (the
- * tile view with the look-back), the order panel after its run. The editor's
- * is without its grid of flags (editorGrid). Between the samples, a straight
- * line; a host's font wraps text a little differently, hence MARGIN.
- */
-export const PANEL_HEIGHTS = {
-  editor: [22.25, 23.75, 21.75],
-  result: [30, 33, 33.5],
-  draw: [29, 29, 28],
-  scan: [53, 56, 55],
-  tiles: [82, 89, 89.5],
-  atomic: [16, 16, 15],
-  order: [111, 115, 114.5],
-  bench: [18, 22.5, 22],
-  code: [129, 130.5, 130],
-};
-
-/**
+ * Each panel's height in em at SAMPLE_WIDTHS is its row's `heights`
+ * (www/core/panels.js): a card's width, side by side the editor and the
+ * result are half as wide as the element, measured in Chromium with a
+ * sans-serif font for the article's flags, with the scan (the tile view with
+ * the look-back), the order panel after its run. The editor's is without its
+ * grid of flags (editorGrid). Between the samples, a straight line; a host's
+ * font wraps text a little differently, hence MARGIN.
+ *
  * Side by side (a container of at least 56rem), the editor and the result
- * keep the wide layout's padding at half the width: measured apart, at these
- * card widths.
+ * keep the wide layout's padding at half the width: their rows' `paired`,
+ * measured apart at these card widths.
  */
 export const PAIRED_WIDTHS = [55.75, 43.25, 33.9];
-export const PAIRED_HEIGHTS = {
-  editor: [23.58, 26.31, 26.57],
-  result: [29.94, 34.48, 40.01],
-};
 
 /** The flag grid (www/panels/editor/styles.css): cells and gaps of up to 64 flags, of more, its height cap; the strip past MAX_CELLS. */
 const GRID = { cell: 2.75, across: 0.3, down: 1.2, pad: 1.25, denseCell: 1.25, denseGap: 0.125, densePad: 0.5, max: 24, strip: 7.5 };
@@ -84,25 +68,27 @@ export function editorGrid(n, cardEm, padEm) {
  */
 export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan', status = true }) {
   const wide = widthEm >= wideEm;
-  const paired = wide && panels.has('editor') && panels.has('result');
-  const both = panels.has('scan') && panels.has('tiles');
+  const pair = PANEL_ROWS.filter((r) => r.paired && panels.has(r.name));
+  const paired = wide && pair.length === 2;
+  const shared = sharedStepper(panels, TILE_METHODS.includes(method));
   /** @type {{ panel: string, em: number, shared: boolean }[]} */
   const cards = [];
-  for (const panel of PANELS) {
+  for (const row of PANEL_ROWS) {
+    const panel = row.name;
     if (!panels.has(panel)) continue;
-    const cardEm = paired && (panel === 'editor' || panel === 'result') ? (widthEm - GAP_EM) / 2 : widthEm;
-    const half = cardEm !== widthEm;
-    let em = half ? heightAt(panel, cardEm, PAIRED_HEIGHTS, PAIRED_WIDTHS) : heightAt(panel, cardEm);
-    if (both && (panel === 'scan' || panel === 'tiles')) em = heightAt(TILE_METHODS.includes(method) ? 'tiles' : 'scan', cardEm);
-    if (panel === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW && !half ? 0.75 : 1.25);
-    cards.push({ panel, em: round(em * (1 + MARGIN.share) + MARGIN.em), shared: both && panel === (TILE_METHODS.includes(method) ? 'scan' : 'tiles') });
+    const half = paired && pair.includes(row);
+    const cardEm = half ? (widthEm - GAP_EM) / 2 : widthEm;
+    // Two steppers asked for take one place, as tall as the one the method shows.
+    const sized = shared && row.stepper ? /** @type {import('../core/panels.js').PanelRow} */ (panelRow(shared.shown)) : row;
+    let em = half && sized.paired ? heightAt(sized.paired, cardEm, PAIRED_WIDTHS) : heightAt(sized.heights, cardEm);
+    if (sized.name === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW && !half ? 0.75 : 1.25);
+    cards.push({ panel, em: round(em * (1 + MARGIN.share) + MARGIN.em), shared: panel === shared?.hidden });
   }
-  // Side by side, the editor and the result share a row as tall as the taller.
-  const editor = cards.find((c) => c.panel === 'editor');
-  const result = cards.find((c) => c.panel === 'result');
-  if (paired && editor && result) {
-    editor.em = result.em = Math.max(editor.em, result.em);
-    result.shared = true;
+  // Side by side, the pair shares a row as tall as the taller.
+  if (paired) {
+    const [first, second] = pair.map((r) => /** @type {{ em: number, shared: boolean }} */ (cards.find((c) => c.panel === r.name)));
+    first.em = second.em = Math.max(first.em, second.em);
+    second.shared = true;
   }
   const placed = cards.filter((c) => !c.shared);
   const statusEm = status ? STATUS_EM : 0;
@@ -110,10 +96,9 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
   return { status: statusEm, cards, total: round(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
 }
 
-/** `panel`'s measured height for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
-/** @param {string} panel  @param {number} cardEm  @param {Record<string, number[]>} [table]  @param {number[]} [w] */
-export function heightAt(panel, cardEm, table = PANEL_HEIGHTS, w = SAMPLE_WIDTHS) {
-  const h = table[panel];
+/** A panel's measured `heights` (at widths `w`) for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
+/** @param {number[]} h  @param {number} cardEm  @param {number[]} [w] */
+export function heightAt(h, cardEm, w = SAMPLE_WIDTHS) {
   if (cardEm >= w[0]) return h[0];
   const k = cardEm >= w[1] ? 0 : 1;
   const slope = (h[k + 1] - h[k]) / (w[k + 1] - w[k]);

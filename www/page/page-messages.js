@@ -3,9 +3,9 @@
 
 export const PAGE_MESSAGES = {
   en: {
-    title: 'Compacting the visibles: atomic counter or scan',
+    title: 'Compacting the visibles: seven ways, from an atomic counter to a single-pass scan',
     intro:
-      'Culling leaves an array of flags; a `drawIndirect` needs a dense list of indices and an `instanceCount`. Two ways to get there on the GPU: an **atomic counter** (fast, but the order changes from run to run) or an **exclusive prefix sum** (the same buffer, bit for bit, every time). Edit the flags, run both on your GPU, and step through the scan from the real buffers.',
+      'Culling leaves an array of flags; a `drawIndirect` needs a dense list of indices and an `instanceCount`. The article gives two answers on the GPU: an **atomic counter** (fast, but the order changes from run to run) or an **exclusive prefix sum** (the same buffer, bit for bit, every time); beyond it, four single-pass and packed methods make seven in all. Edit the flags, run each method on your GPU, and step through it from the real buffers.',
     'embed.title': 'Embed it in your docs',
     'embed.lead':
       'The playground is a custom element, `<compaction-playground>`, that keeps to itself on your page (shadow DOM, your fonts, your light or dark theme). Choose what it shows and copy one of the two snippets: the element, or an iframe when your site cannot load scripts. Both reproduce what the playground above shows now.',
@@ -29,9 +29,9 @@ export const PAGE_MESSAGES = {
     copyFailed: 'This browser did not allow copying: select the snippets below and copy them.',
   },
   es: {
-    title: 'Compactar los visibles: contador atómico o escaneo',
+    title: 'Compactar los visibles: siete métodos, del contador atómico al scan de una pasada',
     intro:
-      'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. Hay dos formas de llegar ahí en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o una **suma prefija exclusiva** (el mismo búfer, bit a bit, cada vez). Edita los flags, ejecuta ambos en tu GPU y recorre el escaneo paso a paso desde los búferes reales.',
+      'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. El artículo da dos respuestas en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o una **suma prefija exclusiva** (el mismo búfer, bit a bit, cada vez); más allá del artículo, cuatro métodos de una pasada y empaquetados, siete en total. Edita los flags, ejecuta cada método en tu GPU y recórrelo paso a paso desde los búferes reales.',
     'embed.title': 'Insértalo en tu documentación',
     'embed.lead':
       'El playground es un elemento personalizado, `<compaction-playground>`, que no toca nada de tu página (shadow DOM, tus fuentes, tu tema claro u oscuro). Elige qué muestra y copia uno de los dos fragmentos: el elemento, o un iframe si tu sitio no puede cargar scripts. Ambos reproducen lo que muestra ahora el playground de arriba.',

@@ -28,16 +28,31 @@ function translate(lang) {
   for (const el of document.querySelectorAll(/** @type {'p'} */ ('[data-i18n]'))) marked(el, words[el.dataset.i18n]);
 }
 
+/** A checkbox a panel, every one checked, labelled by the page's words `panel.<name>`. @returns {HTMLInputElement[]} */
+function panelBoxes() {
+  const fieldset = document.querySelector('.embed-panels');
+  if (!fieldset) return [];
+  return PANELS.map((name) => {
+    const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: name, checked: true });
+    const label = Object.assign(document.createElement('span'), { textContent: words[`panel.${name}`] });
+    label.dataset.i18n = `panel.${name}`;
+    const row = document.createElement('label');
+    row.append(box, ' ', label);
+    fieldset.append(row);
+    return box;
+  });
+}
+
 function start() {
+  const boxes = panelBoxes();
   const el = document.querySelector('compaction-playground');
   const button = $('copy-embed');
   if (!el || !button) return;
   el.addEventListener('langchange', (e) => translate(/** @type {CustomEvent} */ (e).detail.lang));
   if (el.language) translate(el.language);
-  const panelBoxes = PANELS.map((p) => /** @type {HTMLInputElement | null} */ (document.querySelector(`.embed-panels input[value="${p}"]`))).filter(Boolean);
   const status = $('embed-status');
   const panels = () =>
-    panelBoxes
+    boxes
       .filter((b) => b.checked)
       .map((b) => b.value)
       .join(' ');
@@ -50,7 +65,7 @@ function start() {
     return snippets;
   };
   for (const type of ['change', 'step', 'result']) el.addEventListener(type, update);
-  for (const box of panelBoxes) box.addEventListener('change', update);
+  for (const box of boxes) box.addEventListener('change', update);
   el.ready.then(update);
 
   button.addEventListener('click', async () => {

@@ -1,13 +1,15 @@
 // The view of one playground inside a <compaction-playground>: the status line
 // and one card per panel, in one language. A card's content is a panel of
-// www/panels/, downloaded and built only when the card is to be seen; each
-// panel gets the session (www/playground/session.js) and the translator, and
-// is told what changed through the hooks listed in PanelHooks. A language
+// www/panels/ (its row in www/core/panels.js), downloaded and built only when
+// the card is to be seen; each panel gets a context (./context.js: what it may
+// read and call, never the session itself), and is told what changed through
+// the hooks listed in PanelHooks. A language
 // switch throws the view away and builds another around the same session.
 
 import { h, replace } from '../core/dom.js';
-import { isTileMethod } from '../core/layout.js';
-import { visiblePanels, CARD_CLASS } from '../core/panels.js';
+import { isTileMethod, layout } from '../core/layout.js';
+import { visiblePanels, panelRow, PANEL_ROWS, SCAN_STEPPER, TILE_VIEW } from '../core/panels.js';
+import { panelContext } from './context.js';
 import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
 import { StatusBar } from './status.js';
 import { controlKind } from '../loader/keys.js';
@@ -23,7 +25,7 @@ import { sheets } from './sheets.js';
  *   methodChanged?(method: string): void,
  *   showResult?(r: any): void,
  *   engineChanged?(engine: any, sources: any[]): void,
- *   refresh?(generation: number): Promise<void>,
+ *   refresh?(signal: AbortSignal): Promise<void>,
  *   shown?(): void,
  *   stepper?: any,
  *   attach?(engine: any, mode: string): Promise<void>,
@@ -34,31 +36,12 @@ import { sheets } from './sheets.js';
  * }} PanelHooks
  */
 
-/** Each panel's module, fetched the first time a card shows it. */
-const PANEL_MODULES = {
-  editor: () => import('../panels/editor/index.js'),
-  result: () => import('../panels/result/index.js'),
-  draw: () => import('../panels/draw/index.js'),
-  scan: () => import('../panels/scan/index.js'),
-  tiles: () => import('../panels/tiles/index.js'),
-  atomic: () => import('../panels/atomic/index.js'),
-  order: () => import('../panels/order/index.js'),
-  bench: () => import('../panels/bench/index.js'),
-  code: () => import('../panels/code/index.js'),
-};
-
-/** Each card's title and lead (message keys). */
-const CARDS = {
-  editor: { title: 'card.editor', lead: 'card.editor.lead' },
-  result: { title: 'card.result' },
-  draw: { title: 'card.draw' },
-  scan: { title: 'card.scan', lead: 'card.scan.lead' },
-  tiles: { title: 'card.tiles', lead: 'card.tiles.lead' },
-  atomic: { title: 'card.atomic' },
-  order: { title: 'card.order' },
-  bench: { title: 'card.bench' },
-  code: { title: 'card.code' },
-};
+/**
+ * A panel's module, www/panels/<name>/index.js, fetched the first time a card
+ * shows it (the build makes one chunk of each file the pattern matches).
+ * @param {string} name  @returns {Promise<{ create(context: import('./context.js').PanelContext): PanelHooks }>}
+ */
+const panelModule = (name) => import(`../panels/${name}/index.js`);
 
 /** The tile view's method when the tile view shows alone and the method is not a tile method. */
 const TILE_DEFAULT = 'lookback';
@@ -90,16 +73,18 @@ export class Playground {
   build() {
     const t = this.t;
     this.status = new StatusBar({ t, langSwitch: this.host.quiet ? null : this.langSwitch(), quiet: this.host.quiet });
+    /** @type {Record<string, HTMLElement>} */
     this.cards = {};
-    for (const [panel, card] of Object.entries(CARDS)) {
-      this.cards[panel] = h(
+    for (const { name, card, lead } of PANEL_ROWS) {
+      const title = t(`card.${name}`);
+      this.cards[name] = h(
         'section',
-        { class: `card ${CARD_CLASS[panel]}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-label': this.regionName(t(card.title)), 'aria-busy': 'true', hidden: true },
-        h('h2', { 'data-cpu-tag': t('status.cpuTag') }, t(card.title)),
-        card.lead ? h('p', { class: 'lead' }, t(card.lead, { tile: 4096 })) : null,
+        { class: `card ${card}`, part: `panel panel-${name}`, 'data-panel': name, 'data-testid': `${name}-card`, 'aria-label': this.regionName(title), 'aria-busy': 'true', hidden: true },
+        h('h2', { 'data-cpu-tag': t('status.cpuTag') }, title),
+        lead ? h('p', { class: 'lead' }, t(`card.${name}.lead`, { tile: layout.tile })) : null,
       );
     }
-    this.cards.tiles.dataset.testid = 'tiles-card';
+    this.context = panelContext(this.session, this);
     replace(this.root, this.status.element, Object.values(this.cards));
     this.root.addEventListener('cp-error', (e) => this.session.unexpected(/** @type {CustomEvent} */ (e).detail));
     this.showPanels();
@@ -137,9 +122,10 @@ export class Playground {
     this.visible = v;
     for (const [name, card] of Object.entries(this.cards)) {
       const wanted = Boolean(v[name]);
-      card.hidden = !wanted || (name === 'draw' && !gpu);
-      // The draw panel waits for the GPU; every other one loads as soon as it is to show.
-      if (wanted && (name !== 'draw' || gpu)) this.ensurePanel(name);
+      const waits = panelRow(name)?.gpu && !gpu;
+      card.hidden = !wanted || Boolean(waits);
+      // A panel of the GPU's waits for it; every other one loads as soon as it is to show.
+      if (wanted && !waits) this.ensurePanel(name);
     }
     this.host.updateReserve();
   }
@@ -159,10 +145,10 @@ export class Playground {
   ensurePanel(name) {
     if (this.loading[name]) return this.loading[name];
     // The panel's code and its words (where it has its own), fetched together.
-    const promise = Promise.all([PANEL_MODULES[name](), this.t.load(name)])
+    const promise = Promise.all([panelModule(name), this.t.load(name)])
       .then(async ([module]) => {
         if (this.destroyed) return;
-        const panel = module.create({ session: this.session, t: this.t, view: this });
+        const panel = module.create(this.context);
         for (const sheet of panel.styles ?? []) this.host.adopt(sheet);
         this.loaded[name] = panel;
         this.cards[name].append(panel.element);
@@ -186,14 +172,14 @@ export class Playground {
     panel.showMethods?.(session.methods(), session.method);
     panel.methodChanged?.(session.method);
     if (session.engine && this.sources) panel.engineChanged?.(session.engine, this.sources);
-    if (name === 'draw' && session.engine?.backend === 'gpu') {
+    if (panelRow(name)?.gpu && session.engine?.backend === 'gpu') {
       await session.attachDraw(session.engine, session.drawWanted);
       session.redraw();
     }
     if (session.lastRun) panel.showResult?.(session.lastRun);
     if (this.visible[name]) {
       panel.shown?.();
-      if (panel.refresh && session.lastRun) await panel.refresh(session.generation);
+      if (panel.refresh && session.lastRun) await panel.refresh(session.runSignal());
     }
   }
 
@@ -230,11 +216,11 @@ export class Playground {
     this.each('showResult', r);
   }
 
-  /** After a run: the active stepper's trace, the atomic slots, when their panels show. */
-  async afterRun(generation, { traces, slots }) {
+  /** After a run: the active stepper's trace (`traces`), the other panels that read the run's buffers (`slots`), when they show. */
+  async afterRun(signal, { traces, slots }) {
     const stepper = this.activeStepper();
-    if (traces && stepper) await stepper.refresh(generation);
-    if (slots && this.visible.atomic) await this.loaded.atomic?.refresh?.(generation);
+    const others = Object.entries(this.loaded).filter(([name, p]) => this.visible[name] && !panelRow(name)?.stepper && p.refresh);
+    await Promise.all([traces && stepper?.refresh?.(signal), ...(slots ? others.map(([, p]) => p.refresh?.(signal)) : [])]);
   }
 
   engineChanged(engine) {
@@ -258,8 +244,8 @@ export class Playground {
   /** The stepper panel the visitor sees (the scan stepper or the tile view), or null. */
   activeStepper() {
     const v = this.visible;
-    if (v.tiles && (isTileMethod(this.session.method) || !v.scan)) return this.loaded.tiles ?? null;
-    return v.scan ? (this.loaded.scan ?? null) : null;
+    if (v[TILE_VIEW] && (isTileMethod(this.session.method) || !v[SCAN_STEPPER])) return this.loaded[TILE_VIEW] ?? null;
+    return v[SCAN_STEPPER] ? (this.loaded[SCAN_STEPPER] ?? null) : null;
   }
 
   /** The method the tile view traces: the chosen one, or the look-back when the tile view shows alone. */
@@ -270,7 +256,7 @@ export class Playground {
   goToStep(step) {
     const stepper = this.activeStepper()?.stepper;
     if (stepper?.steps.length) stepper.controls.go(step - 1);
-    else this.session.pending.step = step;
+    else this.session.startAt({ step });
   }
 
   /** Where the visible stepper is: `{ step, block, tile }` (what the URL keeps). */
@@ -278,8 +264,8 @@ export class Playground {
     const panel = this.activeStepper();
     const stepper = panel?.stepper;
     const step = stepper?.steps.length ? stepper.step : null;
-    const tiles = panel === this.loaded.tiles;
-    return { step, block: tiles ? 0 : (this.loaded.scan?.stepper.block ?? 0), tile: tiles ? stepper.firstTile : 0 };
+    const tiles = panel === this.loaded[TILE_VIEW];
+    return { step, block: tiles ? 0 : (this.loaded[SCAN_STEPPER]?.stepper.block ?? 0), tile: tiles ? stepper.firstTile : 0 };
   }
 
   /** The WGSL the visible stepper's step runs (`{ ref, method }`, `ref` null when none), for the code panel to mark. */
@@ -287,7 +273,7 @@ export class Playground {
     const panel = this.activeStepper();
     const stepper = panel?.stepper;
     const ref = stepper?.steps.length ? (stepper.view?.code ?? null) : null;
-    return { ref, method: panel === this.loaded.tiles && stepper?.trace ? stepper.trace.method : 'scan' };
+    return { ref, method: panel === this.loaded[TILE_VIEW] && stepper?.trace ? stepper.trace.method : 'scan' };
   }
 
   /** The visible stepper moved: the URL, the code panel's marks, the host's `step` event. */
@@ -297,11 +283,11 @@ export class Playground {
     const panel = this.activeStepper();
     const stepper = panel?.stepper;
     if (!stepper?.steps.length) return;
-    const tiles = panel === this.loaded.tiles;
+    const tiles = panel === this.loaded[TILE_VIEW];
     const mark = this.currentMark();
-    this.loaded.code?.mark?.(mark.ref, mark.method);
+    this.each('mark', mark.ref, mark.method);
     session.emit('step', {
-      view: tiles ? 'tiles' : 'scan',
+      view: tiles ? TILE_VIEW : SCAN_STEPPER,
       step: stepper.step,
       steps: stepper.steps.length,
       kind: stepper.steps[stepper.controls.index]?.kind ?? null,

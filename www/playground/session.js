@@ -31,7 +31,7 @@ const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
  *   showMethods(methods: string[], method: string): void,
  *   methodChanged(method: string): void,
  *   showResult(r: any): void,
- *   afterRun(generation: number, what: { traces: boolean, slots: boolean }): Promise<void>,
+ *   afterRun(signal: AbortSignal, what: { traces: boolean, slots: boolean }): Promise<void>,
  *   engineChanged(engine: Engine): void,
  *   attachDraw(engine: Engine, mode: string): Promise<boolean>,
  *   reattachDraw(pg: any): any,
@@ -66,10 +66,12 @@ export class Session {
     this.flags = new Uint32Array(0);
     /** @type {{ name: string, n: number, density: number, seed: number } | null} */
     this.preset = null;
+    /** @type {import('../../types/compaction-playground').Method} */
     this.method = 'scan';
     /** True once the state is known (attributes, hash or snapshot read): before, the attributes are the truth. */
     this.started = false;
-    this.generation = 0;
+    /** The current run's: aborted when a newer run starts or the session ends (www/playground/context.js). */
+    this.run = new AbortController();
     /** @type {{ flags: Uint32Array, pg: any } | null} */
     this.uploaded = null;
     this.busyCount = 0;
@@ -95,6 +97,28 @@ export class Session {
   }
 
   // ------------------------------------------------------------- helpers --
+  /** The current run's signal (aborted once a newer run starts or the session ends). */
+  runSignal() {
+    return this.run.signal;
+  }
+
+  /** Where a stepper starts, from the link or the attributes, once: the parts asked for are cleared. @param {('step' | 'block' | 'tile')[]} parts */
+  takeStart(parts) {
+    const start = { ...this.pending };
+    for (const part of parts) this.pending[part] = null;
+    return start;
+  }
+
+  /** A step asked for (the `step` attribute) before the stepper has its trace. @param {{ step: number }} at */
+  startAt({ step }) {
+    this.pending.step = step;
+  }
+
+  /** The flags the scan stepper's trace is of: a method change traces again only when they differ. @param {Uint32Array} flags */
+  setTraced(flags) {
+    this.traced = flags;
+  }
+
   /** Work the tests and the host can wait on: `busy` while any is queued or running. */
   track(promise) {
     this.setBusy(+1);
@@ -206,9 +230,9 @@ export class Session {
     this.view?.showMethods(methods, this.method);
   }
 
-  /** The methods the engine offers. */
+  /** The methods the engine offers. @returns {import('../../types/compaction-playground').Method[]} */
   methods() {
-    return Array.from(this.engine?.pg?.methods ?? methodNames());
+    return /** @type {any[]} */ (Array.from(this.engine?.pg?.methods ?? methodNames()));
   }
 
   /** A new view (a language switch): it shows everything the session has, then compacts again. */
@@ -584,7 +608,9 @@ export class Session {
    */
   async refresh({ traces = true, slots = true } = {}) {
     if (!this.engine || this.destroyed) return;
-    const generation = ++this.generation;
+    this.run.abort();
+    this.run = new AbortController();
+    const { signal } = this.run;
     const { flags, method, engine } = this;
     const n = flags.length;
     const running = () => this.t(engine.backend === 'gpu' ? 'work.running.gpu' : 'work.running.cpu', { method, n });
@@ -593,7 +619,7 @@ export class Session {
     try {
       if (n >= BIG) await nextFrame(); // paint the progress before the upload
       const result = await this.withFlags(engine, async (pg) => {
-        if (generation !== this.generation) return null;
+        if (signal.aborted) return null;
         // A first run would count its pipelines' compilation (seconds on a
         // software adapter) as its own time: compile first, timed apart.
         if (!engine.compiled.has(method) && pg.backend === 'gpu') done.set(this.t('work.compilingMethod', { method }));
@@ -604,12 +630,12 @@ export class Session {
         r.ms = performance.now() - t0;
         return r;
       });
-      if (!result || generation !== this.generation) return;
+      if (!result || signal.aborted) return;
       this.showResult(result);
-      await this.view?.afterRun(generation, { traces, slots });
+      await this.view?.afterRun(signal, { traces, slots });
       this.clearAlert('gpu-run');
     } catch (e) {
-      if (generation !== this.generation || this.destroyed) return;
+      if (signal.aborted || this.destroyed) return;
       this.failed(e);
     } finally {
       done();
@@ -779,7 +805,7 @@ export class Session {
   /** Stops everything this session started; its wasm objects are freed. */
   destroy() {
     this.destroyed = true;
-    this.generation++;
+    this.run.abort();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     clearTimeout(this.refreshTimer);

@@ -69,7 +69,7 @@ pub(super) fn words(values: &[u32]) -> JsValue {
 pub(super) fn run_object(
     method: Method,
     out: &CompactionOutput,
-    image: Option<super::render::Pixels>,
+    image: Option<crate::draw_instances::Pixels>,
     backend: &str,
 ) -> JsValue {
     let (image, width, height) = match image {

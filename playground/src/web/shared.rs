@@ -205,3 +205,13 @@ impl Drop for LockGuard<'_> {
         }
     }
 }
+
+/// Flags uploaded for one call: destroyed when it ends, however it ends (in a
+/// browser, wgpu leaves a dropped buffer to the JS GC).
+pub(super) struct Uploaded(pub wgpu::Buffer);
+
+impl Drop for Uploaded {
+    fn drop(&mut self) {
+        self.0.destroy();
+    }
+}

@@ -27,7 +27,7 @@ export const messages = {
   'tiles.claim.swapped': ' — here not the tiles’ order',
   'tiles.claim.readBack': ' The starts are read back from the GPU’s output (where each tile’s run begins).',
   'tiles.claim':
-    'Instead of looking back, each tile’s invocation 0 does `atomicAdd(&count, aggregate)` and gets the start of its range: 64 times fewer atomics than one per flag. The ranges follow the order the atomics happened{swapped}: inside a tile the indices stay in order, between tiles they do not.{readBack}',
+    'Instead of looking back, each tile’s invocation 0 does `atomicAdd(&count, aggregate)` and gets the start of its range: one atomic per tile of {tile} flags where the plain counter takes one per visible flag. The ranges follow the order the atomics happened{swapped}: inside a tile the indices stay in order, between tiles they do not.{readBack}',
   'tiles.publish.zero': ' Tile 0 has nothing before it, so it publishes INCLUSIVE straight away.',
   'tiles.publish.late': ' Tile {t}’s workgroup took its ticket but is not running (a GPU without forward-progress guarantees may leave it waiting): its state stays INVALID.',
   'tiles.publish.title': 'Wave {wave}: tiles {a}–{b} scan and publish AGGREGATE',

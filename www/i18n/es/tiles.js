@@ -28,7 +28,7 @@ export const messages = {
   'tiles.claim.swapped': ' (aquí, no el orden de los tiles)',
   'tiles.claim.readBack': ' Los inicios se leen de la salida de la GPU (donde empieza la racha de cada tile).',
   'tiles.claim':
-    'En vez de mirar hacia atrás, la invocación 0 de cada tile hace `atomicAdd(&count, aggregate)` y obtiene el inicio de su rango: 64 veces menos atómicos que uno por flag. Los rangos siguen el orden en que ocurrieron los atómicos{swapped}: dentro de un tile los índices siguen en orden, entre tiles no.{readBack}',
+    'En vez de mirar hacia atrás, la invocación 0 de cada tile hace `atomicAdd(&count, aggregate)` y obtiene el inicio de su rango: un atómico por tile de {tile} flags, donde el contador simple hace uno por cada flag visible. Los rangos siguen el orden en que ocurrieron los atómicos{swapped}: dentro de un tile los índices siguen en orden, entre tiles no.{readBack}',
   'tiles.publish.zero': ' El tile 0 no tiene nada antes, así que publica INCLUSIVE directamente.',
   'tiles.publish.late': ' El workgroup del tile {t} tomó su ticket pero no se está ejecutando (una GPU sin garantías de progreso puede dejarlo esperando): su estado sigue en INVALID.',
   'tiles.publish.title': 'Oleada {wave}: los tiles {a}–{b} escanean y publican AGGREGATE',

@@ -12,19 +12,20 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ session, t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   /** @type {{ cancelled: boolean, abort: AbortController } | null} */
   let bench = null;
   const panel = new BenchPanel({
     t,
-    onRun: () => session.track(run()),
+    onRun: () => context.track(run()),
     onCancel: () => cancel(),
-    onExport: (format) => save(view.root, panel.rows.length ? { name: 'benchmark', json: () => [toJson(panel.rows)], csv: () => [benchCsv(panel.rows)] } : null, format, session, t),
+    onExport: (format) => save(context.root, panel.rows.length ? { name: 'benchmark', json: () => [toJson(panel.rows)], csv: () => [benchCsv(panel.rows)] } : null, format, context, t),
   });
 
   async function run() {
-    const engine = session.engine;
+    const engine = context.engine();
     if (!engine || bench) return;
     const { methods, sizes } = panel.selection();
     const mine = { cancelled: false, abort: new AbortController() };
@@ -34,26 +35,26 @@ export function create({ session, t, view }) {
     let done = 0;
     try {
       for (const method of methods) {
-        if (mine.cancelled || session.destroyed) break;
+        if (mine.cancelled || !context.alive()) break;
         panel.step(done, t('bench.compiling', { method }));
         await engine.exec((pg) => engine.compileIn(pg, method));
         const compileMs = engine.compiled.get(method) ?? 0;
         panel.setCompile(method, compileMs);
         for (const n of sizes) {
-          if (mine.cancelled || session.destroyed) break;
+          if (mine.cancelled || !context.alive()) break;
           panel.step(done, t('bench.progress', { method, n, done: done + 1, total }));
           const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1, mine.abort.signal));
           const reps = repsFor(first.samplesNs[0], first.resolutionNs);
-          if (mine.cancelled || session.destroyed) break;
+          if (mine.cancelled || !context.alive()) break;
           const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES, mine.abort.signal));
           panel.addRow(benchRow(r, compileMs));
           done++;
           panel.step(done, t('bench.progress', { method, n, done, total }));
         }
       }
-      if (!session.destroyed) panel.finish(mine.cancelled ? 'cancelled' : 'done');
+      if (context.alive()) panel.finish(mine.cancelled ? 'cancelled' : 'done');
     } catch (e) {
-      if (session.destroyed) return;
+      if (!context.alive()) return;
       if (e?.kind === 'aborted') panel.finish('cancelled');
       else panel.finish(t('bench.failed', { error: e?.message ?? e }));
     } finally {
@@ -73,7 +74,7 @@ export function create({ session, t, view }) {
     element: panel.element,
     styles: [exportSheet(), sheet()],
     engineChanged: (engine) => {
-      const methods = Array.from(engine.pg.methods ?? session.methods());
+      const methods = Array.from(engine.pg.methods ?? context.methods());
       panel.configure({ methods, maxFlags: engine.pg.maxFlags, software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName) });
     },
     destroy: cancel,

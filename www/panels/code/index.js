@@ -18,8 +18,9 @@ async function copy(text) {
   }
 }
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   const code = new CodePanel({ t, onCopy: copy });
   return {
     element: code.element,
@@ -27,7 +28,7 @@ export function create({ t, view }) {
     engineChanged: (engine, sources) => {
       code.setSources(sources, engine.backend);
       // The visible stepper's step, if it came first.
-      const mark = view.currentMark();
+      const mark = context.currentMark();
       if (mark.ref) code.mark(mark.ref, mark.method);
     },
     showResult: (r) => code.follow(r.method),

@@ -8,17 +8,18 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** @param {{ session: any, t: any }} context */
-export function create({ session, t }) {
-  const draw = new DrawPanel({ t, onResize: () => session.redraw() });
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
+  const draw = new DrawPanel({ t, onResize: () => context.redraw() });
   return {
     element: draw.element,
     styles: [sheet()],
     attach: (engine, mode) => draw.attach(engine, mode),
     reattach: (pg) => draw.attachTo(pg),
-    showResult: (r) => draw.show(r, session.flags.length),
+    showResult: (r) => draw.show(r, context.flags().length),
     shown: () => {
-      if (draw.mode && draw.fit()) session.redraw();
+      if (draw.mode && draw.fit()) context.redraw();
     },
     destroy: () => draw.destroy(),
   };

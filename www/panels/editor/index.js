@@ -7,13 +7,14 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** @param {{ session: any, t: any }} context */
-export function create({ session, t }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   const editor = new FlagEditor({
     t,
-    parseFlags: (text) => session.wasm.parseFlags(text),
-    onFlags: (flags, preset, why) => (flags ? session.setFlags(flags, preset, why) : session.alert('input', why)),
-    onPreset: (preset) => session.applyPreset(preset),
+    parseFlags: (text) => context.kernels().parseFlags(text),
+    onFlags: (flags, preset, why) => (flags ? context.setFlags(flags, preset, why) : context.alert('input', why)),
+    onPreset: (preset) => context.applyPreset(preset),
   });
   return {
     element: editor.element,

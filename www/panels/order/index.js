@@ -27,8 +27,9 @@ function orderFiles({ scene, runs }) {
   };
 }
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ session, t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   /** @type {any} */
   let engine = null;
   let running = false;
@@ -36,37 +37,37 @@ export function create({ session, t, view }) {
   let observer = null;
   const panel = new OrderPanel({
     t,
-    onRun: () => session.track(run()),
-    onExport: (format) => save(view.root, panel.results && orderFiles(panel.results), format, session, t),
+    onRun: () => context.track(run()),
+    onExport: (format) => save(context.root, panel.results && orderFiles(panel.results), format, context, t),
   });
 
   /** Runs once it scrolls into view (it compiles every method). */
   function shown() {
     observer?.disconnect();
     observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting) || panel.results || !session.engine || running) return;
+      if (!entries.some((e) => e.isIntersecting) || panel.results || !context.engine() || running) return;
       observer?.disconnect();
-      session.track(run());
+      context.track(run());
     });
     observer.observe(panel.element);
   }
 
   /** Every method on the order scene, frame after frame. */
   async function run() {
-    if (!session.engine || running) return;
+    if (!context.engine() || running) return;
     running = true;
     const scene = panel.scene();
     panel.setBusy(true);
     try {
-      engine ??= await session.sideEngine();
-      const flags = session.wasm.presetFlags('random', scene.n, scene.density, scene.seed);
+      engine ??= await context.sideEngine();
+      const flags = context.kernels().presetFlags('random', scene.n, scene.density, scene.seed);
       const { width, height } = panel.imageSize();
-      const methods = Array.from(engine.pg.methods ?? session.methods());
+      const methods = Array.from(engine.pg.methods ?? context.methods());
       const runs = [];
       for (const method of methods) {
         const frames = [];
         let first = null;
-        for (let f = 0; f < scene.frames && !session.destroyed; f++) {
+        for (let f = 0; f < scene.frames && context.alive(); f++) {
           panel.showProgress(t('order.progress', { method, frame: f + 1, frames: scene.frames }));
           const r = await engine.exec(async (pg) => {
             if (f === 0) {
@@ -79,16 +80,16 @@ export function create({ session, t, view }) {
           if (f === 0) first = r;
           frames.push(r.indices);
         }
-        if (session.destroyed) return;
+        if (!context.alive()) return;
         runs.push({ method, frames, image: first.image, imageWidth: first.imageWidth, imageHeight: first.imageHeight });
       }
       panel.show(runs, scene, { backend: engine.backend, why: whyStable(t, engine.backend, engine.pg?.adapterName, scene.n) });
       panel.showProgress(t('order.done', { methods: runs.length, frames: scene.frames }));
-      session.clearAlert('order');
+      context.clearAlert('order');
     } catch (e) {
-      if (!session.destroyed) {
+      if (context.alive()) {
         panel.showProgress('');
-        session.alert('order', t('order.failed', { error: e?.message ?? e }));
+        context.alert('order', t('order.failed', { error: e?.message ?? e }));
       }
     } finally {
       running = false;
@@ -104,7 +105,7 @@ export function create({ session, t, view }) {
     engineChanged: () => {
       engine?.dispose();
       engine = null;
-      if (view.visible?.order) shown();
+      if (context.visible('order')) shown();
     },
     destroy: () => {
       observer?.disconnect();

@@ -8,18 +8,19 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ session, t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   const onExport = (what, format) => {
-    const data = what === 'flags' ? { flags: session.flags, preset: session.preset } : session.lastRun;
-    return save(view.root, data && exportFiles(what, data), format, session, t);
+    const data = what === 'flags' ? { flags: context.flags(), preset: context.preset() } : context.lastRun();
+    return save(context.root, data && exportFiles(what, data), format, context, t);
   };
-  const result = new ResultPanel({ t, onMethod: (m) => session.setMethod(m), onRun: () => session.refresh({ traces: false }), onExport });
+  const result = new ResultPanel({ t, onMethod: (m) => context.setMethod(m), onRun: () => context.run({ traces: false }), onExport });
   return {
     element: result.element,
     styles: [exportSheet(), sheet()],
     showMethods: (methods, method) => result.showMethods(methods, method),
     methodChanged: (method) => result.check(method),
-    showResult: (r) => result.show(r, session.engine?.compiled.get(r.method) ?? null),
+    showResult: (r) => result.show(r, context.engine()?.compiled.get(r.method) ?? null),
   };
 }

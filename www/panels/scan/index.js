@@ -13,39 +13,40 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ session, t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   const stepper = new Stepper({
     t,
-    onChange: () => view.stepChanged(),
-    onExport: (format) => save(view.root, stepper.trace && exportFiles('scan', stepper.trace), format, session, t),
+    onChange: () => context.stepChanged(),
+    onExport: (format) => save(context.root, stepper.trace && exportFiles('scan', stepper.trace), format, context, t),
   });
 
-  /** The scan's trace of the current flags (or of a window of them). */
-  async function refresh(generation) {
-    const flags = session.flags;
+  /** The scan's trace of the current flags (or of a window of them). @param {AbortSignal} signal */
+  async function refresh(signal) {
+    const flags = context.flags();
     const max = layout.maxTraceFlags;
     let trace;
     let note = null;
     if (flags.length <= max) {
-      trace = await session.withFlags(session.engine, (pg) => (generation === session.generation ? pg.scanTrace() : null));
+      const engine = context.engine();
+      if (!engine) return;
+      trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : pg.scanTrace()));
     } else {
-      const engine = await session.traceEngine();
+      const engine = await context.traceEngine();
       const window = flags.subarray(0, max);
       trace = await engine.exec(async (pg) => {
-        if (generation !== session.generation) return null;
+        if (signal.aborted) return null;
         pg.setFlags(window);
         return pg.scanTrace();
       });
       note = t('work.traceWindow', { n: flags.length, max, blocks: max / layout.block });
     }
-    if (!trace || generation !== session.generation) return;
-    session.traced = flags;
-    const { step, block } = session.pending;
+    if (!trace || signal.aborted) return;
+    context.traced(flags);
+    const { step, block } = context.takeStart(['step', 'block']);
     stepper.setTrace(trace, { note, step, block });
-    session.pending.step = null;
-    session.pending.block = null;
-    view.stepChanged();
+    context.stepChanged();
   }
 
   return {

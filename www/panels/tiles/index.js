@@ -15,33 +15,36 @@ const sheet = lazySheet(css);
 /** What the tile view suggests when the array has a single tile. */
 export const MANY_TILES = Object.freeze({ name: 'random', n: 100_000, density: 0.5, seed: 1 });
 
-/** @param {{ session: any, t: any, view: any }} context */
-export function create({ session, t, view }) {
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
   const tiles = new TilesView({
     t,
-    onSchedule: () => session.track(refresh(session.generation)),
-    onSuggest: () => session.applyPreset({ ...MANY_TILES }),
-    onChange: () => view.stepChanged(),
-    onExport: (format) => save(view.root, tiles.trace && exportFiles('tiles', tiles.trace), format, session, t),
+    onSchedule: () => context.track(refresh(context.signal())),
+    onSuggest: () => context.applyPreset({ ...MANY_TILES }),
+    onChange: () => context.stepChanged(),
+    onExport: (format) => save(context.root, tiles.trace && exportFiles('tiles', tiles.trace), format, context, t),
   });
 
-  /** One run of the tile view's method with its tile states. */
-  async function refresh(generation) {
-    const method = view.tileMethod();
-    const count = Math.ceil(session.flags.length / layout.tile);
+  /** One run of the tile view's method with its tile states. @param {AbortSignal} signal */
+  async function refresh(signal) {
+    const method = context.tileMethod();
+    const count = Math.ceil(context.flags().length / layout.tile);
     const { inFlight, stalled } = tiles.schedule;
+    const engine = context.engine();
+    if (!engine) return;
+    const stale = () => signal.aborted || method !== context.tileMethod();
     try {
-      const trace = await session.withFlags(session.engine, (pg) => {
-        if (generation !== session.generation || method !== view.tileMethod()) return null;
+      const trace = await context.withFlags(engine, (pg) => {
+        if (stale()) return null;
         return pg.tileTrace(method, inFlight, stalled !== null && stalled < count ? stalled : undefined);
       });
-      if (!trace || generation !== session.generation || method !== view.tileMethod()) return;
-      tiles.setTrace(trace, { step: session.pending.step, tile: session.pending.tile });
-      session.pending.step = null;
-      session.pending.tile = null;
-      view.stepChanged();
+      if (!trace || stale()) return;
+      const { step, tile } = context.takeStart(['step', 'tile']);
+      tiles.setTrace(trace, { step, tile });
+      context.stepChanged();
     } catch (e) {
-      if (generation === session.generation) session.alert('gpu-run', t('work.tileTraceFailed', { error: e?.message ?? e }));
+      if (!signal.aborted) context.alert('gpu-run', t('work.tileTraceFailed', { error: e?.message ?? e }));
     }
   }
 

@@ -198,7 +198,7 @@ export function tileStepView(trace, steps, index, win, tr) {
         Object.assign(tile(t), { role: 'claim', claim: k + 1 });
       });
       const swapped = order.some((t, k) => k > 0 && t < order[k - 1]);
-      view.text = tr('tiles.claim', { swapped: swapped ? tr('tiles.claim.swapped') : '', readBack: gpu ? tr('tiles.claim.readBack') : '' });
+      view.text = tr('tiles.claim', { tile: layout.tile, swapped: swapped ? tr('tiles.claim.swapped') : '', readBack: gpu ? tr('tiles.claim.readBack') : '' });
       break;
     }
     case 'publish': {

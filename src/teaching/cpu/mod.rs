@@ -16,6 +16,8 @@ pub mod tile_atomic;
 pub mod tile_counts;
 pub mod tile_scatter_bits;
 
+/// The scan's recursion levels (the library's, re-exported for the mirrors' users).
+pub use crate::layout::scan_level_lengths;
 pub use add_offsets::add_offsets;
 pub use atomic_aggregated::atomic_aggregated;
 pub use atomic_counter::atomic_counter;
@@ -31,25 +33,9 @@ pub use tile_counts::tile_counts;
 pub use tile_scatter_bits::tile_scatter_bits;
 
 use crate::error::{Error, Result};
-use crate::layout::BLOCK;
 use crate::output::{CompactionOutput, DrawArgs};
 use crate::teaching::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
 use crate::Method;
-
-/// The lengths of the recursion levels: `n`, then the number of blocks of each
-/// level, until one block holds everything. Empty for `n == 0`.
-pub fn scan_level_lengths(n: usize) -> Vec<usize> {
-    let mut lengths = Vec::new();
-    let mut len = n;
-    while len > 0 {
-        lengths.push(len);
-        if len <= BLOCK {
-            break;
-        }
-        len = len.div_ceil(BLOCK);
-    }
-    lengths
-}
 
 /// The whole order-preserving compaction, keeping every intermediate state.
 pub fn trace_scan(flags: &[u32]) -> ScanTrace {

@@ -1,53 +1,20 @@
-//! The page's GPU state, and one run: compaction, the draw into a canvas or an
-//! offscreen image, and the readback, in one submission.
+//! One run on the page's GPU: compaction, the draw into a canvas or an
+//! offscreen image, and the readback, in one submission (or in slices, each
+//! its own turn, on a software adapter).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::shared::SharedGpu;
-use crate::draw_instances::{DrawInstances, Grid, OffscreenImage};
+use super::Gpu;
+use crate::draw_instances::{DrawInstances, Grid, OffscreenImage, Pixels};
+use crate::web::backend::Draw;
+use crate::web::shared::{SharedGpu, Uploaded};
 use wgpu_compaction::teaching::{scoped, Readback};
 use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Method};
 
-pub(super) struct Canvas {
+pub(in crate::web) struct Canvas {
     pub surface: wgpu::Surface<'static>,
     pub config: wgpu::SurfaceConfiguration,
     pub draw: DrawInstances,
-}
-
-/// One playground's GPU side: its own flags and drawing, on the page's shared device.
-pub(super) struct Gpu {
-    pub shared: Rc<SharedGpu>,
-    pub flags: RefCell<Option<wgpu::Buffer>>,
-    pub canvas: RefCell<Option<Canvas>>,
-    pub image: RefCell<Option<Rc<OffscreenImage>>>,
-}
-
-impl Gpu {
-    pub fn new(shared: Rc<SharedGpu>) -> Self {
-        Self {
-            shared,
-            flags: RefCell::new(None),
-            canvas: RefCell::new(None),
-            image: RefCell::new(None),
-        }
-    }
-}
-
-/// RGBA pixels, width, height of an attached image after a run.
-pub(super) type Pixels = (Vec<u8>, u32, u32);
-
-/// Where a run draws its instances.
-pub(super) enum Draw {
-    /// Into the playground's attached canvas or image, each object at its cell.
-    Attached,
-    /// Into an image of its own only, each instance at its place in the draw
-    /// (`Grid::draw_order`); made in the run's turn and error scope.
-    Order {
-        width: u32,
-        height: u32,
-        groups: u32,
-    },
 }
 
 /// On a software adapter, a run of more invocations than this is recorded in
@@ -217,16 +184,6 @@ async fn finish_run(
         .as_ref()
         .map(|(image, _)| (image.unpad(&read[0]), image.width(), image.height()));
     Ok((output, pixels))
-}
-
-/// Flags uploaded for one call: destroyed when it ends, however it ends (in a
-/// browser, wgpu leaves a dropped buffer to the JS GC).
-pub(super) struct Uploaded(pub wgpu::Buffer);
-
-impl Drop for Uploaded {
-    fn drop(&mut self) {
-        self.0.destroy();
-    }
 }
 
 fn draw_canvas(

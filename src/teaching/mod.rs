@@ -6,11 +6,8 @@
 //! sizes ([`layout`]), readbacks and error scopes, and the build knobs of the
 //! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`).
 
-#[path = "cpu/mod.rs"]
 pub mod cpu;
-#[path = "sources.rs"]
 mod sources;
-#[path = "trace.rs"]
 pub mod trace;
 
 pub use crate::compactor::trace::{trace_atomic, trace_scan, trace_tiles, MAX_TRACE_FLAGS};

@@ -1,0 +1,139 @@
+//! The page's GPU: one playground's flags and drawing on the device every
+//! playground of the page shares (`shared.rs`), and its calls, each taking
+//! its turn on that device. A call that fails because the device went away
+//! says so (`device-lost`), whatever the error on the way.
+
+mod render;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub(in crate::web) use render::Canvas;
+
+use super::{Draw, Input};
+use crate::draw_instances::{OffscreenImage, Pixels};
+use crate::web::shared::SharedGpu;
+use crate::web::timing::{time_gpu, Measured};
+use crate::Error;
+use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
+use wgpu_compaction::teaching::{self, shader_sources, ShaderSource};
+use wgpu_compaction::{CompactionOutput, Method};
+
+/// One playground's GPU side: its own flags and drawing, on the page's shared device.
+pub(in crate::web) struct Gpu {
+    pub shared: Rc<SharedGpu>,
+    pub flags: RefCell<Option<wgpu::Buffer>>,
+    pub canvas: RefCell<Option<Canvas>>,
+    pub image: RefCell<Option<Rc<OffscreenImage>>>,
+}
+
+impl Gpu {
+    pub fn new(shared: Rc<SharedGpu>) -> Self {
+        Self {
+            shared,
+            flags: RefCell::new(None),
+            canvas: RefCell::new(None),
+            image: RefCell::new(None),
+        }
+    }
+
+    /// `Err(DeviceLost)` once the device is gone.
+    pub fn check(&self) -> crate::Result<()> {
+        self.shared.check()
+    }
+
+    /// A call that failed because the device went away says so.
+    fn after_loss(&self, error: impl Into<Error>) -> Error {
+        self.shared.check().err().unwrap_or(error.into())
+    }
+
+    pub fn adapter_name(&self) -> String {
+        self.shared.context.adapter_name()
+    }
+
+    pub fn max_flags(&self) -> u64 {
+        self.shared.compactor.max_flags()
+    }
+
+    pub fn max_image_side(&self) -> u64 {
+        u64::from(self.shared.context.device.limits().max_texture_dimension_2d)
+    }
+
+    pub fn upload(&self, flags: &[u32]) -> crate::Result<()> {
+        self.check()?;
+        let buffer = self.shared.compactor.upload(flags)?;
+        *self.flags.borrow_mut() = Some(buffer);
+        Ok(())
+    }
+
+    pub fn uploaded(&self) -> Option<wgpu::Buffer> {
+        self.flags.borrow().clone()
+    }
+
+    /// (It takes its turns on the page's GPU itself: a large run in slices.)
+    pub async fn run(
+        &self,
+        input: Input,
+        method: Method,
+        draw: Draw,
+    ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
+        let result = render::run_gpu(self, &input.flags, input.buffer, method, draw).await;
+        result.map_err(|e| self.after_loss(e))
+    }
+
+    pub async fn trace_scan(&self, flags: &[u32]) -> crate::Result<ScanTrace> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let trace = teaching::trace_scan(&self.shared.compactor, flags).await;
+        trace.map_err(|e| self.after_loss(e))
+    }
+
+    pub async fn trace_atomic(&self, flags: &[u32], method: Method) -> crate::Result<AtomicTrace> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let trace = teaching::trace_atomic(&self.shared.compactor, flags, method).await;
+        trace.map_err(|e| self.after_loss(e))
+    }
+
+    pub async fn trace_tiles(
+        &self,
+        flags: &[u32],
+        method: Method,
+        schedule: &TileSchedule,
+    ) -> crate::Result<TileTrace> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let trace = teaching::trace_tiles(&self.shared.compactor, flags, method, schedule).await;
+        trace.map_err(|e| self.after_loss(e))
+    }
+
+    pub fn sources(&self, method: Method) -> Vec<ShaderSource> {
+        let compactor = &self.shared.compactor;
+        shader_sources(
+            method,
+            &compactor.lookback_options(),
+            compactor.uses_subgroups(),
+        )
+    }
+
+    /// Compiles `method`'s pipelines and runs it once on the article's 10 flags.
+    pub async fn compile(&self, method: Method) -> crate::Result<()> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let compactor = &self.shared.compactor;
+        compactor.warm_up(&[method]);
+        let run = compactor.run(&crate::flags::ARTICLE_EXAMPLE, method).await;
+        run.map(|_| ()).map_err(|e| self.after_loss(e))
+    }
+
+    pub async fn time(
+        &self,
+        flags: &[u32],
+        method: Method,
+        (reps, samples): (u32, u32),
+        signal: Option<&wasm_bindgen::JsValue>,
+    ) -> crate::Result<Measured> {
+        let measured = time_gpu(&self.shared, flags, method, reps, samples, signal).await;
+        measured.map_err(|e| self.after_loss(e))
+    }
+}

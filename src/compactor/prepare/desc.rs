@@ -1,0 +1,143 @@
+//! The renderer's vocabulary for a compaction: what it compacts (its flags, bits
+//! or u32, at an offset), what it draws, and where the outputs go (its own
+//! buffers or ranges of the caller's), with a payload and per-mesh segments.
+
+use crate::compactor::Compactor;
+use crate::output::DrawArgs;
+use crate::Method;
+
+/// How the flags are stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Input {
+    /// One u32 per flag; any nonzero value is visible.
+    #[default]
+    U32,
+    /// One bit per flag, 32 to a u32 word, least significant first (as a culling
+    /// pass can write them with `atomicOr`). Only [`Method::LookbackBits`] and
+    /// [`Method::PackedScan`] read bits.
+    Bits,
+}
+
+/// A range of one of your buffers: the buffer and a byte offset into it.
+pub type BufferAt<'a> = (&'a wgpu::Buffer, u64);
+
+/// Everything a compaction is prepared for. `CompactionDesc::new` fills the
+/// usual defaults; set the fields that differ.
+#[derive(Clone, Debug)]
+pub struct CompactionDesc<'a> {
+    /// Prefixes the labels of the buffers and passes the compaction creates.
+    pub label: Option<&'a str>,
+    /// The method.
+    pub method: Method,
+    /// The flags: needs `STORAGE` usage.
+    pub flags: &'a wgpu::Buffer,
+    /// Where the flags start in `flags`, in bytes: a multiple of the device's
+    /// `min_storage_buffer_offset_alignment` (256 on most devices). The indices
+    /// count from here: index 0 is the first flag at this offset.
+    pub flags_offset: u64,
+    /// u32 flags or bits.
+    pub input: Input,
+    /// The most flags a frame compacts. The live length (see
+    /// [`Compactor::encode_len`]) is this until set otherwise.
+    pub capacity: u64,
+    /// The indirect arguments written for the draw: non-indexed (16 bytes) or
+    /// indexed (20 bytes); the GPU fills in `instance_count`.
+    pub draw: DrawArgs,
+    /// Added to every index written (and so to what the vertex shader reads):
+    /// for example the first object of this flags range in a renderer's object
+    /// table. Default 0.
+    pub index_base: u32,
+    /// Write the indices into this range of your buffer instead of a buffer of the
+    /// compaction's own: `STORAGE` usage, the offset a multiple of
+    /// `min_storage_buffer_offset_alignment`, room for `capacity` u32 from it
+    /// (several views can share one instance buffer this way).
+    pub indices_to: Option<BufferAt<'a>>,
+    /// Write the indirect arguments into this range of your buffer instead:
+    /// `STORAGE | INDIRECT | COPY_DST` usage, the offset a multiple of
+    /// `min_storage_buffer_offset_alignment`, room for the 16 or 20 bytes of
+    /// `draw`. `prepare` writes `draw` there once; every encode writes its
+    /// `instance_count`.
+    pub indirect_to: Option<BufferAt<'a>>,
+    /// Also copy the count (the `instance_count`) to this buffer at this byte
+    /// offset at the end of every encode: for an arguments buffer of yours that
+    /// the compaction does not bind. Needs `COPY_DST`; the offset a multiple of 4.
+    pub instance_count_to: Option<BufferAt<'a>>,
+    /// Copy each visible object's payload (a transform, a few words of instance
+    /// data) into a dense buffer, in the same pass as the indices: what the
+    /// vertex shader reads at `instance_index` directly. Order-keeping methods only.
+    pub payload: Option<PayloadDesc<'a>>,
+    /// Compact objects grouped by mesh into one dense range per mesh, with one
+    /// draw record per mesh for `multi_draw_indexed_indirect(_count)`.
+    /// Order-keeping methods only.
+    pub segments: Option<SegmentsDesc<'a>>,
+}
+
+/// Where each object's payload is, and where its copy goes (see
+/// [`CompactionDesc::payload`]).
+#[derive(Clone, Debug)]
+pub struct PayloadDesc<'a> {
+    /// The objects' payloads: object `i`'s `words` u32 at byte
+    /// `offset + 4 · words · i` (objects counted as the indices are, before the
+    /// index base). `STORAGE` usage, the offset aligned as the flags'.
+    pub source: BufferAt<'a>,
+    /// u32 words per object, 1 to 16.
+    pub words: u32,
+    /// The dense copies: visible object number `k` (in the order of the indices)
+    /// at word `words · k` of this range of your buffer (`STORAGE`, aligned
+    /// offset, room for `capacity · words` u32), or `None` for a buffer of the
+    /// compaction's own ([`Compaction::payload`]).
+    pub to: Option<BufferAt<'a>>,
+}
+
+/// The renderer's meshes as contiguous segments of the objects (see
+/// [`CompactionDesc::segments`]).
+#[derive(Clone, Debug)]
+pub struct SegmentsDesc<'a> {
+    /// `count` [`Segment`]s (16 bytes each), read on the GPU every encode, so
+    /// that a renderer can rewrite them: `STORAGE` usage, the offset aligned as
+    /// the flags'.
+    pub segments: BufferAt<'a>,
+    /// How many segments.
+    pub count: u32,
+    /// Where the records go: `count` indirect-argument records (as `draw`: 20
+    /// bytes indexed, 16 not), then one u32, the draw count. This range of your
+    /// buffer (`STORAGE | INDIRECT | COPY_DST`, aligned offset), or `None` for a
+    /// buffer of the compaction's own ([`Compaction::segment_args`]).
+    pub args_to: Option<BufferAt<'a>>,
+}
+
+impl<'a> CompactionDesc<'a> {
+    /// u32 flags from the start of `flags`, `capacity` of them, for a
+    /// non-indexed draw of a quad (6 vertices) per instance, into buffers of the
+    /// compaction's own.
+    pub fn new(flags: &'a wgpu::Buffer, capacity: u64, method: Method) -> Self {
+        Self {
+            label: None,
+            method,
+            flags,
+            flags_offset: 0,
+            input: Input::U32,
+            capacity,
+            draw: DrawArgs::vertices(Compactor::DEFAULT_VERTEX_COUNT),
+            index_base: 0,
+            indices_to: None,
+            indirect_to: None,
+            instance_count_to: None,
+            payload: None,
+            segments: None,
+        }
+    }
+}
+
+/// The u32 words of the input: one per flag, or one per 32 bits.
+pub(in crate::compactor) fn input_words(desc: &CompactionDesc) -> u64 {
+    match desc.input {
+        Input::U32 => desc.capacity,
+        Input::Bits => desc.capacity.div_ceil(32),
+    }
+}
+
+/// The segment records for `count` segments, then the draw count.
+pub(in crate::compactor) fn segment_args_words(draw: DrawArgs, count: u32) -> u64 {
+    draw.words() * u64::from(count) + 1
+}
