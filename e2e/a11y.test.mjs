@@ -4,32 +4,25 @@
 // (initial, after a run, mid-way through the stepper), in both themes and in
 // Spanish.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser } from './browser.mjs';
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { seriousViolations, contrastFailures, auditStates, twoElementHost } from './a11y.mjs';
+import { useBrowser } from './fixture.mjs';
 
-let site;
-let browser;
+let _twoUrl;
+
+const ctx = useBrowser({ site: true });
 let twoUrl;
 
 before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-  twoUrl = await twoElementHost(site);
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+  twoUrl = await twoElementHost(ctx.site);
 });
 
 const PAGES = {
-  'the full page': () => `${site.assetsUrl}index.html`,
-  'embed.html': () => `${site.assetsUrl}embed.html#flags=1001101001&method=scan&panels=editor,result,scan,code`,
+  'the full page': () => `${ctx.site.assetsUrl}index.html`,
+  'embed.html': () => `${ctx.site.assetsUrl}embed.html#flags=1001101001&method=scan&panels=editor,result,scan,code`,
   'a host with two elements': () => twoUrl,
 };
 const VARIANTS = [
@@ -42,7 +35,7 @@ for (const [pageName, url] of Object.entries(PAGES)) {
   test(`axe and contrast: ${pageName}`, { timeout: TEST_TIMEOUT * 2 }, async () => {
     const problems = [];
     for (const variant of VARIANTS) {
-      const context = await browser.newContext({ colorScheme: variant.colorScheme, locale: variant.locale, viewport: { width: 1280, height: 900 } });
+      const context = await ctx.browser.newContext({ colorScheme: variant.colorScheme, locale: variant.locale, viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       page.setDefaultTimeout(READY_MS);
       const errors = [];

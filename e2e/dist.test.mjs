@@ -3,7 +3,7 @@
 // imported, the iframe route (embed.html#<state>), and the full page's
 // "Copy embed code", whose snippets reproduce what the page showed.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,30 +13,20 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { launchBrowser, startServer, REPO_ROOT } from './browser.mjs';
+import { startServer, REPO_ROOT } from './browser.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
-import { startSite, DIST } from './site.mjs';
+import { DIST } from './site.mjs';
 import { GZIP_BUDGET, ELEMENT_FILES, PAGE_FILES } from '../scripts/dist-files.mjs';
+import { useBrowser } from './fixture.mjs';
 
 const run = promisify(execFile);
 const CSP = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'">`;
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 async function newPage(options = {}) {
-  const context = await browser.newContext(options);
+  const context = await ctx.browser.newContext(options);
   const page = await context.newPage();
   page.setDefaultTimeout(READY_MS);
   const log = [];
@@ -178,11 +168,11 @@ console.log(count, indices.length);
 
 test('examples/plain-html works as written, with dist/ copied next to it', { timeout: TEST_TIMEOUT }, async () => {
   const example = path.join(REPO_ROOT, 'examples', 'plain-html');
-  for (const f of await readdir(example)) await site.write(`docs/${f}`, await readFile(path.join(example, f), 'utf8'));
-  await cp(DIST, path.join(site.dir, 'docs', 'playground'), { recursive: true });
+  for (const f of await readdir(example)) await ctx.site.write(`docs/${f}`, await readFile(path.join(example, f), 'utf8'));
+  await cp(DIST, path.join(ctx.site.dir, 'docs', 'playground'), { recursive: true });
   const { page, log, close } = await newPage();
   try {
-    await page.goto(site.url('index.html'));
+    await page.goto(ctx.site.url('index.html'));
     await ready(page);
     await page.waitForFunction(() => /found 5 visible \(instanceCount 5/.test(document.getElementById('said').textContent));
     // Themed through its hooks only: --cp-accent reached the checked method, ::part(panel) the panels.
@@ -203,14 +193,14 @@ test('examples/plain-html works as written, with dist/ copied next to it', { tim
 
 test('the iframe route: embed.html#<state> shows that state with the panels and theme asked for', { timeout: TEST_TIMEOUT }, async () => {
   const hash = 'flags=b10.WQI&method=lookback&step=3&panels=result%20tiles&theme=dark';
-  const src = `${site.assetsUrl}embed.html#${hash}`;
-  await site.write(
+  const src = `${ctx.site.assetsUrl}embed.html#${hash}`;
+  await ctx.site.write(
     'docs/guide/iframe.html',
     `<!doctype html><html lang="en"><head>${CSP}<title>iframe</title></head><body><h1>Docs</h1><iframe src="${src}" title="playground" width="900" height="900"></iframe></body></html>`,
   );
   const { page, log, close } = await newPage();
   try {
-    await page.goto(site.url('guide/iframe.html'));
+    await page.goto(ctx.site.url('guide/iframe.html'));
     const frame = await embedFrame(page);
     await ready(frame);
     const state = await stateOf(frame);
@@ -221,7 +211,7 @@ test('the iframe route: embed.html#<state> shows that state with the panels and 
     await idle(frame);
     const kept = new URLSearchParams(new URL(frame.url()).hash.slice(1));
     assert.deepEqual([kept.get('method'), kept.get('step'), kept.get('panels'), kept.get('theme')], ['lookback', '4', 'result tiles', 'dark']);
-    assert.equal(page.url(), site.url('guide/iframe.html'), 'the host page URL is untouched');
+    assert.equal(page.url(), ctx.site.url('guide/iframe.html'), 'the host page URL is untouched');
   } finally {
     await close();
   }
@@ -230,7 +220,7 @@ test('the iframe route: embed.html#<state> shows that state with the panels and 
 test('"Copy embed code" on the full page gives an element and an iframe that reproduce its state', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log, close } = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
   try {
-    await page.goto(`${site.assetsUrl}index.html`);
+    await page.goto(`${ctx.site.assetsUrl}index.html`);
     await ready(page);
     await page.fill('[data-testid="flag-text"]', '1 0 1 1 0 0 1 0 1');
     await page.click('[data-testid="flag-text-apply"]');
@@ -249,10 +239,10 @@ test('"Copy embed code" on the full page gives an element and an iframe that rep
     const expected = { flags: '101100101', method: 'lookback', step: 3, panels: ['result', 'tiles'], count: 5 };
 
     // The element snippet, pasted into a docs page of the site.
-    await site.write('docs/guide/pasted.html', `<!doctype html><html lang="en"><head>${CSP}<title>pasted</title></head><body><h1>Docs</h1>\n${element}\n</body></html>`);
+    await ctx.site.write('docs/guide/pasted.html', `<!doctype html><html lang="en"><head>${CSP}<title>pasted</title></head><body><h1>Docs</h1>\n${element}\n</body></html>`);
     const pasted = await newPage();
     try {
-      await pasted.page.goto(site.url('guide/pasted.html'));
+      await pasted.page.goto(ctx.site.url('guide/pasted.html'));
       await ready(pasted.page);
       const { theme, ...state } = await stateOf(pasted.page);
       assert.deepEqual(state, expected, pasted.log.join('\n'));
@@ -261,10 +251,10 @@ test('"Copy embed code" on the full page gives an element and an iframe that rep
       await pasted.close();
     }
     // The iframe snippet.
-    await site.write('docs/guide/framed.html', `<!doctype html><html lang="en"><head>${CSP}<title>framed</title></head><body>\n${iframe}\n</body></html>`);
+    await ctx.site.write('docs/guide/framed.html', `<!doctype html><html lang="en"><head>${CSP}<title>framed</title></head><body>\n${iframe}\n</body></html>`);
     const framed = await newPage();
     try {
-      await framed.page.goto(site.url('guide/framed.html'));
+      await framed.page.goto(ctx.site.url('guide/framed.html'));
       const frame = await embedFrame(framed.page);
       await ready(frame);
       const { theme, ...state } = await stateOf(frame);

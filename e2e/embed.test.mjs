@@ -3,27 +3,16 @@
 // (e2e/fixtures/host/), two elements on one page. Nothing of the host may
 // change: its styles, its keys, its errors, its URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, newLoggedPage } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
+import { newLoggedPage } from './browser.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { hostStyles } from './host.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 /**
  * Records, in the page, what code from the playground's files adds to the
@@ -84,12 +73,12 @@ function instrument() {
 }
 
 async function openHost(page = 'guide/index.html', { colorScheme = 'light', audit = true } = {}) {
-  const { page: p, log } = await newLoggedPage(browser);
+  const { page: p, log } = await newLoggedPage(ctx.browser);
   p.setDefaultTimeout(READY_MS);
   await p.emulateMedia({ colorScheme });
   await p.setViewportSize({ width: 1100, height: 800 });
   if (audit) await p.addInitScript(instrument);
-  await p.goto(site.url(page));
+  await p.goto(ctx.site.url(page));
   if (page.endsWith('index.html')) await ready(p);
   return { page: p, log };
 }

@@ -3,7 +3,7 @@
 // it starts, the keys it keeps, the size it reserves (no layout shift), the
 // poster, `quiet`, and one no-WebGPU notice per page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,24 +12,14 @@ import { gzipSync } from 'node:zlib';
 import { launchBrowser, newLoggedPage } from './browser.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
-import { startSite, DIST, ASSETS } from './site.mjs';
+import { DIST, ASSETS } from './site.mjs';
 import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
 import { PANELS_WITH_WORDS as PANEL_TABLES } from '../www/core/panels.js';
 import { PANELS } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
+import { useBrowser } from './fixture.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 const CSP = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'">`;
 const LOADER = '<script type="module" src="../assets/playground/compaction-playground.js"></script>';
@@ -37,11 +27,11 @@ const filler = (n) => Array.from({ length: n }, (_, k) => `<p>Paragraph ${k} of 
 
 /** Writes docs/guide/<name>.html: the host theme, the loader, `body`. */
 async function hostPage(name, body, head = '') {
-  await site.write(
+  await ctx.site.write(
     `docs/guide/${name}.html`,
     `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8">${CSP}<title>${name}</title><link rel="stylesheet" href="../theme.css">${head}${LOADER}</head><body><main class="content">${body}</main></body></html>`,
   );
-  return site.url(`guide/${name}.html`);
+  return ctx.site.url(`guide/${name}.html`);
 }
 
 const gzipOf = new Map();
@@ -53,7 +43,7 @@ async function gzipSize(file) {
 
 /** Opens `url` and records every dist/ file it fetches (by name). */
 async function open(url, { viewport = { width: 1100, height: 800 }, wait = true } = {}) {
-  const { page, log } = await newLoggedPage(browser);
+  const { page, log } = await newLoggedPage(ctx.browser);
   page.setDefaultTimeout(READY_MS);
   await page.setViewportSize(viewport);
   const fetched = [];
@@ -276,7 +266,7 @@ test('no layout shift: the element reserves its size before it loads, and a run 
     '<link rel="stylesheet" href="../assets/playground/compaction-playground-reserve.css">',
   );
   for (const [what, url] of [
-    ['index.html', `${site.assetsUrl}index.html`],
+    ['index.html', `${ctx.site.assetsUrl}index.html`],
     ['a docs page', docs],
   ]) {
     const { page } = await open(url);
@@ -307,7 +297,7 @@ test('the reserved size is the real one: every panel alone, the default set and 
     ]);
   }
   for (const [what, url] of pages) {
-    const { page } = await newLoggedPage(browser);
+    const { page } = await newLoggedPage(ctx.browser);
     page.setDefaultTimeout(READY_MS);
     await page.setViewportSize({ width: 1100, height: 800 });
     // Hold the playground's code back to measure the placeholder.

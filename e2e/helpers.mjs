@@ -101,3 +101,14 @@ export async function rowValues(page, row) {
 export function pageErrors(log) {
   return log.filter((line) => line.startsWith('[pageerror]'));
 }
+
+/** Runs `fn(root, arg)` in the page on the first playground's shadow root. */
+export const inShadow = (page, fn, arg) =>
+  page.evaluate(([source, a]) => new Function('root', 'arg', `return (${source})(root, arg)`)(document.querySelector('compaction-playground').shadowRoot, a), [fn.toString(), arg]);
+
+/** Makes the flags from preset `name` of `n` in the editor, and waits until they are compacted. */
+export async function applyPreset(page, name, n) {
+  await page.fill('[data-testid="size"]', String(n));
+  await page.click(`[data-testid="preset-${name}"]`);
+  await idle(page);
+}

@@ -4,47 +4,39 @@
 // parent only), and has its landmarks. The host's script is the one of
 // docs/embedding.md.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, newLoggedPage } from './browser.mjs';
+import { newLoggedPage } from './browser.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { siteFiles } from './docs.mjs';
+import { useBrowser } from './fixture.mjs';
 
-let site;
-let browser;
+const ctx = useBrowser({ site: true });
 
 before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-  await site.write('docs/guide/playground-frames.js', (await siteFiles('plain'))['playground-frames.js']);
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+  await ctx.site.write('docs/guide/playground-frames.js', (await siteFiles('plain'))['playground-frames.js']);
 });
 
 /** The frame's origin differs from the host's: the host is on localhost, the frame on 127.0.0.1. */
-const frameBase = () => site.assetsUrl.replace('//localhost:', '//127.0.0.1:');
+const frameBase = () => ctx.site.assetsUrl.replace('//localhost:', '//127.0.0.1:');
 
 /** A host page framing embed.html#`hash`, with the recipe's script (`frames`: it also passes the host's theme on). */
 async function hostWithFrame(hash, { frames = true } = {}) {
   const src = `${frameBase()}embed.html#${hash}`;
-  await site.write(
+  await ctx.site.write(
     'docs/guide/framed.html',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>framed</title><link rel="stylesheet" href="../theme.css"></head><body><main class="content"><h1>Docs</h1>
 <iframe data-compaction-playground src="${src}" title="GPU stream compaction playground" width="100%" height="900"></iframe>
 ${frames ? '<script type="module" src="playground-frames.js"></script>' : ''}
 <script type="module" src="frame-spy.js"></script></main></body></html>`,
   );
-  await site.write('docs/guide/frame-spy.js', `window.heard = []; addEventListener('message', (e) => window.heard.push({ origin: e.origin, data: e.data }));`);
-  const { page, log } = await newLoggedPage(browser);
+  await ctx.site.write('docs/guide/frame-spy.js', `window.heard = []; addEventListener('message', (e) => window.heard.push({ origin: e.origin, data: e.data }));`);
+  const { page, log } = await newLoggedPage(ctx.browser);
   page.setDefaultTimeout(READY_MS);
   await page.setViewportSize({ width: 1100, height: 800 });
-  await page.goto(site.url('guide/framed.html'));
+  await page.goto(ctx.site.url('guide/framed.html'));
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
   await ready(frame);
   return { page, frame, log };

@@ -4,30 +4,18 @@
 // a whole scan stepped with keys alone, one short announcement per step and
 // none while playing until the pause.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { READY_MS, TEST_TIMEOUT, ready, idle, results, stepLabel } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { compact } from './oracle.mjs';
 import { announcementsDuring } from './a11y.mjs';
 
 /** The most Tabs that may cross one element with the stepper shown. */
 const MAX_TABS = 40;
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 /** Where the focus is: inside the first playground (what, by test id and role) or outside. */
 function focused(page) {
@@ -58,12 +46,12 @@ async function tabUntil(page, want, limit = 200) {
 }
 
 test('the full page by keyboard alone: few Tabs across the element, a flag toggled, a whole scan stepped, one announcement per step', { timeout: TEST_TIMEOUT * 2 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(READY_MS);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await page.goto(`${site.assetsUrl}index.html#flags=1001101001&method=scan`);
+    await page.goto(`${ctx.site.assetsUrl}index.html#flags=1001101001&method=scan`);
     await ready(page);
 
     // Crossing the element: from its first stop to the first one after it.

@@ -3,28 +3,16 @@
 // the browser's language is the default, the element's `lang` wins over it,
 // and numbers follow the language.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { TEST_TIMEOUT, READY_MS, ready, idle, openPlayground, pageErrors } from './helpers.mjs';
 import { MESSAGES } from '../www/i18n/all.js';
 
 const { en, es } = MESSAGES;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: { allow: ['e2e/fixtures/'] } });
 
 /** Every text the playground shows (titles, labels and placeholders too), but code: WGSL is WGSL in any language. */
 function shownText(page) {
@@ -54,7 +42,7 @@ function englishFragments() {
 }
 
 test('switching to Spanish rebuilds the playground in Spanish: no English message is left, the state is kept', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.fill('[data-testid="size"]', '20000');
     await page.click('[data-testid="preset-random"]');
@@ -116,10 +104,10 @@ test('switching to Spanish rebuilds the playground in Spanish: no English messag
 });
 
 test('the browser’s language is the default; the element’s lang attribute and changes to it win', { timeout: TEST_TIMEOUT }, async () => {
-  const page = await browser.newPage({ locale: 'es-ES' });
+  const page = await ctx.browser.newPage({ locale: 'es-ES' });
   page.setDefaultTimeout(READY_MS);
   try {
-    await page.goto(`${server.url}e2e/fixtures/embed.html`);
+    await page.goto(`${ctx.server.url}e2e/fixtures/embed.html`);
     await ready(page);
     const langs = () => page.$$eval('compaction-playground', (els) => els.map((e) => e.shadowRoot.querySelector('.pg').lang));
     const first = await langs();

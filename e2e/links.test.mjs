@@ -1,31 +1,19 @@
-// What a link or an attribute asks for is the visitor's to accept (issue 25,
-// finding 8): past ASK_ABOVE flags nothing is made or computed until they say
+// What a link or an attribute asks for is the visitor's to accept:
+// past ASK_ABOVE flags nothing is made or computed until they say
 // so; a link the page cannot read stays in the address bar, said, until the
 // visitor edits; every embedding key it cannot use is said; and a download of
 // 16 M flags is made a chunk at a time, never freezing the page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
-import { launchBrowser, startServer } from './browser.mjs';
 import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors } from './helpers.mjs';
 import { ASK_ABOVE } from '../www/core/state.js';
+import { useBrowser } from './fixture.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ port: 0 });
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: true });
 
 const alertKinds = (page) => page.evaluate(() => [...document.querySelector('compaction-playground').shadowRoot.querySelectorAll('[data-kind]')].map((a) => a.dataset.kind));
 const hashOf = (page) => page.evaluate(() => location.hash);
@@ -35,7 +23,7 @@ test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a 
   const n = 1 << 24;
   assert.ok(n > ASK_ABOVE);
   const link = `#preset=random&n=${n}&density=0.5&seed=3&method=atomic`;
-  const { page, log } = await openPlayground(browser, server.url, link);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url, link);
   try {
     assert.ok((await alertKinds(page)).includes('ask'), 'the element asks');
     assert.equal(await flagCount(page), 10, 'the example meanwhile: nothing of 16 M made');
@@ -112,7 +100,7 @@ test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a 
 
 test('a link the page cannot read stays in the address bar, said, until the visitor edits; bad embedding keys are said', { timeout: TEST_TIMEOUT }, async () => {
   const link = '#preset=random&n=abc&method=atomic&theme=purple&lang=xx&panels=editor,result,nope';
-  const { page, log } = await openPlayground(browser, `${server.url}dist/embed.html`, link);
+  const { page, log } = await openPlayground(ctx.browser, `${ctx.server.url}dist/embed.html`, link);
   try {
     const kinds = await alertKinds(page);
     for (const kind of ['hash', 'theme', 'lang', 'panels']) assert.ok(kinds.includes(kind), `${kind} said: ${kinds}`);
@@ -128,7 +116,7 @@ test('a link the page cannot read stays in the address bar, said, until the visi
 });
 
 test('an attribute past ASK_ABOVE asks too; an edit drops the question', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, `${server.url}dist/embed.html`, '#panels=editor,result');
+  const { page, log } = await openPlayground(ctx.browser, `${ctx.server.url}dist/embed.html`, '#panels=editor,result');
   try {
     await page.evaluate((n) => document.querySelector('compaction-playground').setAttribute('preset', `random ${n} 0.5 1`), ASK_ABOVE * 2);
     await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-kind="ask"]'));

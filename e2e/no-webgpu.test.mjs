@@ -1,27 +1,16 @@
 // Without WebGPU the page says which case it is and still lets the visitor edit
 // and step, on the CPU reference. Also: the embeddable <compaction-playground>.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { compact, scanLevels, fnv1a } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, results, flagCells, stepLabel, scrubTo, rowValues, pageErrors } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, flagCells, stepLabel, scrubTo, rowValues, pageErrors, inShadow } from './helpers.mjs';
 
 const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
-let server;
-let browser;
 
-before(async () => {
-  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
-  browser = await launchBrowser({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: { allow: ['e2e/fixtures/'] }, webgpu: false });
 
 async function assertCpuReference(page, reason, pattern) {
   const fallback = await page.$eval('[data-testid="fallback-reason"]', (e) => ({ hidden: e.hidden, reason: e.dataset.reason, text: e.textContent }));
@@ -36,7 +25,7 @@ async function assertCpuReference(page, reason, pattern) {
 }
 
 test('no adapter: the page says so, compacts on the CPU reference and still steps and edits', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await assertCpuReference(page, 'no-adapter', /no adapter/);
     const r = await results(page);
@@ -73,7 +62,7 @@ test('no adapter: the page says so, compacts on the CPU reference and still step
 });
 
 test('no navigator.gpu: the page says so and runs the CPU reference', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url, '#flags=b4.CQ&method=atomic&step=3', { removeNavigatorGpu: true });
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url, '#flags=b4.CQ&method=atomic&step=3', { removeNavigatorGpu: true });
   try {
     await assertCpuReference(page, 'no-webgpu', /navigator\.gpu is missing/);
     // The link's state still applies: flags 1001, atomic, step 3.
@@ -99,7 +88,7 @@ test('no navigator.gpu: the page says so and runs the CPU reference', { timeout:
 });
 
 test('<compaction-playground> embeds in another page with its own flags and method, leaving the URL alone', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, `${server.url}e2e/fixtures/embed.html`);
+  const { page, log } = await openPlayground(ctx.browser, `${ctx.server.url}e2e/fixtures/embed.html`);
   try {
     const r = await results(page);
     assert.equal(r.method, 'atomic');
@@ -121,6 +110,27 @@ test('<compaction-playground> embeds in another page with its own flags and meth
     assert.ok(shadow.adopted >= 3, `adopted sheets: ${shadow.adopted}`);
     assert.deepEqual([shadow.links, shadow.page], [0, 0]);
     assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('no adapter: the sentence is the page’s; what the browser said is kept apart, folded', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    const fallback = await inShadow(page, (root) => ({
+      text: root.querySelector('[data-testid="fallback-text"]').textContent,
+      detail: root.querySelector('[data-testid="fallback-detail"]').textContent,
+      open: root.querySelector('.fallback-details').open,
+      hidden: root.querySelector('.fallback-details').hidden,
+    }));
+    assert.match(fallback.text, /found no adapter/);
+    assert.doesNotMatch(fallback.text, /noop|not requested|RequestAdapter|wgpu/i);
+    if (fallback.detail) {
+      assert.equal(fallback.open, false);
+      assert.equal(fallback.hidden, false);
+      assert.ok(!fallback.text.includes(fallback.detail));
+    }
   } finally {
     await page.close();
   }

@@ -2,28 +2,17 @@
 // on SwiftShader. Numbers are checked against e2e/oracle.mjs, the code against
 // the files in shaders/, the downloads against the run they came from.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { launchBrowser, startServer, REPO_ROOT } from './browser.mjs';
+import { REPO_ROOT } from './browser.mjs';
 import { compact, depthInversions, fnv1a, materialChanges, randomFlags, scanLevels } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, results, typeFlags, scrubTo, pageErrors } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, typeFlags, scrubTo, pageErrors, inShadow, applyPreset } from './helpers.mjs';
+import { useBrowser } from './fixture.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ port: 0 });
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: true });
 
 /** Clicks `testid` and returns the text of the file it downloads. */
 async function downloaded(page, testid) {
@@ -40,7 +29,7 @@ function parseCsv(text) {
 }
 
 test('order panel: each method drawn in its draw order; state changes, inversions and the history match the GPU’s index buffers', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.selectOption('[data-testid="order-size"]', '4096');
     await page.click('[data-testid="order-run"]');
@@ -96,7 +85,7 @@ test('order panel: each method drawn in its draw order; state changes, inversion
 });
 
 test('benchmark panel: compile timed apart, a labelled timer, a table and two charts, downloadable; Cancel stops it', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     for (const m of ['aggregated', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']) await page.uncheck(`[data-testid="bench-method-${m}"]`);
     await page.selectOption('[data-testid="bench-max"]', '2048');
@@ -153,7 +142,7 @@ test('benchmark panel: compile timed apart, a labelled timer, a table and two ch
 });
 
 test('code panel: every module of every method is the files of shaders/ it names, joined; the current step’s lines are marked', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const methods = await page.$$eval('[data-testid="code-method"] option', (os) => os.map((o) => o.value));
     assert.deepEqual(methods, ['atomic', 'aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']);
@@ -199,7 +188,7 @@ test('code panel: every module of every method is the files of shaders/ it names
 });
 
 test('downloads: the flags, the run and both traces parse back equal to what was computed', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = [1, 0, 2, 1, 0, 0, 1, 0, 1, 1, 0, 3];
     await typeFlags(page, flags.join(','));
@@ -249,7 +238,7 @@ test('downloads: the flags, the run and both traces parse back equal to what was
 });
 
 test('a first run compiles apart: the look-back’s compile time is shown beside, not inside, its run time', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.check('[data-testid="method-lookback"]');
     await idle(page);
@@ -260,6 +249,57 @@ test('a first run compiles apart: the look-back’s compile time is shown beside
     await page.click('[data-testid="run"]');
     await idle(page);
     assert.equal(Number(await page.$eval('[data-testid="compile-time"]', (e) => e.dataset.ms)), compiled, 'compiled once');
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the atomic view: four-digit slots fit their cells; the repeat table at 5 000 flags fits the card; Run ×R shows progress beside its button', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    await applyPreset(page, 'all', 4000);
+    await page.check('[data-testid="method-atomic"]');
+    await idle(page);
+    const cells = await inShadow(page, (root) => {
+      const all = [...root.querySelectorAll('[data-testid="slot-cell"]')];
+      // The slots are the GPU's; if none of the cells shown got four digits, one is given them, as the layout must hold them.
+      if (!all.some((c) => c.dataset.slot.length >= 4)) all[0].querySelector('.slot-v').textContent = '3999';
+      return all.map((c) => ({ text: c.querySelector('.slot-v').textContent, over: c.scrollWidth > c.clientWidth }));
+    });
+    assert.ok(cells.some((c) => c.text.length >= 4));
+    assert.deepEqual(
+      cells.filter((c) => c.over),
+      [],
+      'no slot number overflows its cell',
+    );
+
+    await applyPreset(page, 'random', 5000);
+    await page.evaluate(() => {
+      const root = document.querySelector('compaction-playground').shadowRoot;
+      const progress = root.querySelector('[data-testid="repeat-progress"]');
+      window.seen = [];
+      new MutationObserver(() => {
+        const box = progress.getBoundingClientRect();
+        if (progress.textContent) window.seen.push({ text: progress.textContent, inView: box.top >= 0 && box.bottom <= innerHeight });
+      }).observe(progress, { childList: true, characterData: true, subtree: true });
+    });
+    await page.fill('[data-testid="repeat-count"]', '3');
+    await page.locator('[data-testid="repeat-run"]').scrollIntoViewIfNeeded();
+    await page.click('[data-testid="repeat-run"]');
+    await idle(page);
+    const seen = await page.evaluate(() => window.seen);
+    assert.ok(
+      seen.some((s) => /Run \d of 3/.test(s.text) && s.inView),
+      JSON.stringify(seen.slice(0, 3)),
+    );
+    const fit = await inShadow(page, (root) => {
+      const table = root.querySelector('[data-testid="repeat-table"]');
+      const hash = root.querySelector('[data-testid="repeat-hash-scan"]').getBoundingClientRect();
+      return { table: table.scrollWidth, box: table.parentElement.clientWidth, hashRight: hash.right, width: innerWidth };
+    });
+    assert.ok(fit.table <= fit.box, `table ${fit.table}px in ${fit.box}px`);
+    assert.ok(fit.hashRight <= fit.width, `the scan's hash ends at ${fit.hashRight}px of ${fit.width}`);
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

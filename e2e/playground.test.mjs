@@ -2,27 +2,17 @@
 // the page shows is checked against an independent JavaScript computation
 // (e2e/oracle.mjs), never against the page's own code.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, newLoggedPage, startServer } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
+import { newLoggedPage } from './browser.mjs';
 import { compact, exclusiveScan, fnv1a, scanLevels, testFlags, randomFlags, BLOCK } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, ready, results, typeFlags, flagCells, stepLabel, scrubTo, rowValues, pageErrors } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, ready, results, typeFlags, flagCells, stepLabel, scrubTo, rowValues, pageErrors, inShadow } from './helpers.mjs';
 
 const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
-let server;
-let browser;
 
-before(async () => {
-  server = await startServer({ port: 0 });
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: true });
 
 /** Asserts the page shows `flags` compacted on the GPU by `method`. */
 async function assertCompacted(page, flags, method, log = []) {
@@ -48,7 +38,7 @@ async function assertCompacted(page, flags, method, log = []) {
 }
 
 test('loads with the article example already compacted on the GPU', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await assertCompacted(page, ARTICLE, 'scan', log);
     assert.deepEqual(await page.$$eval('[data-testid="result-item"]', (els) => els.map((e) => e.textContent)), ['0', '3', '4', '6', '9']);
@@ -89,7 +79,7 @@ test('loads with the article example already compacted on the GPU', { timeout: T
 });
 
 test('clicking, dragging and the keyboard edit the flags; every edit is compacted again', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = ARTICLE.slice();
     const cell = (i) => page.locator(`[data-testid="flag-cell"][data-index="${i}"]`);
@@ -147,7 +137,7 @@ test('clicking, dragging and the keyboard edit the flags; every edit is compacte
 });
 
 test('each method compacts typed flags; indices and instanceCount match an independent computation', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = testFlags(700, 0.4, 11);
     flags[3] = 7; // any nonzero value is visible
@@ -182,7 +172,7 @@ test('each method compacts typed flags; indices and instanceCount match an indep
 });
 
 test('the stepper shows the real scan: Hillis-Steele states, block sums, levels, offsets and scatter', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = testFlags(300, 0.5, 5); // two blocks (256 + 44), so two levels
     await typeFlags(page, flags.join(''));
@@ -266,7 +256,7 @@ test('the stepper shows the real scan: Hillis-Steele states, block sums, levels,
 });
 
 test('hovering or focusing a cell highlights what its invocation reads and writes; play steps on its own', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     // Step 4 of the article example: Hillis-Steele with offset 4.
     await scrubTo(page, 4);
@@ -309,7 +299,7 @@ test('hovering or focusing a cell highlights what its invocation reads and write
 });
 
 test('the URL keeps flags, method, step and block: a reload restores the same view', { timeout: TEST_TIMEOUT }, async () => {
-  const first = await openPlayground(browser, server.url);
+  const first = await openPlayground(ctx.browser, ctx.server.url);
   const flags = testFlags(300, 0.3, 9);
   let url;
   try {
@@ -324,7 +314,7 @@ test('the URL keeps flags, method, step and block: a reload restores the same vi
   } finally {
     await first.page.close();
   }
-  const { page, log } = await openPlayground(browser, url, '');
+  const { page, log } = await openPlayground(ctx.browser, url, '');
   try {
     assert.deepEqual(
       (await flagCells(page)).map((c) => c.value),
@@ -348,7 +338,7 @@ test('the URL keeps flags, method, step and block: a reload restores the same vi
 
 test('a malformed link shows a message and the default example, never a blank page', { timeout: TEST_TIMEOUT }, async () => {
   for (const hash of ['#flags=b10.@@not-base64@@&method=scan', '#method=bogus&step=2']) {
-    const { page, log } = await openPlayground(browser, server.url, hash);
+    const { page, log } = await openPlayground(ctx.browser, ctx.server.url, hash);
     try {
       const alert = page.locator('[data-testid="alert-hash"]');
       assert.equal(await alert.isVisible(), true, `no message for ${hash}`);
@@ -372,7 +362,7 @@ test('a malformed link shows a message and the default example, never a blank pa
 });
 
 test('bad typed input keeps the text and shows the parse error; the flags stay', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.fill('[data-testid="flag-text"]', '1, 0, x, 1');
     await page.click('[data-testid="flag-text-apply"]');
@@ -396,7 +386,7 @@ test('bad typed input keeps the text and shows the parse error; the flags stay',
 });
 
 test('run ×R repeats the atomic methods beside the scan, whose hash never changes', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = testFlags(500, 0.5, 3);
     await typeFlags(page, flags.join(''));
@@ -441,7 +431,7 @@ test('run ×R repeats the atomic methods beside the scan, whose hash never chang
 });
 
 test('large arrays: a density strip instead of cells, the full run, a readable stepper window', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const n = 100_000;
     await page.fill('[data-testid="density"]', '0.3');
@@ -477,7 +467,7 @@ test('large arrays: a density strip instead of cells, the full run, a readable s
 });
 
 test('long work shows progress: a million flags from a preset, run on the GPU', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const n = 1 << 20;
     await page.evaluate(() => {
@@ -511,7 +501,7 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
 });
 
 test('a lost device is reported, the page carries on with the CPU reference and gets back onto the GPU by itself or on request', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await newLoggedPage(browser);
+  const { page, log } = await newLoggedPage(ctx.browser);
   // Keep every device the page opens, so that the test can destroy it.
   await page.addInitScript(() => {
     window.devices = [];
@@ -523,7 +513,7 @@ test('a lost device is reported, the page carries on with the CPU reference and 
     };
   });
   page.setDefaultTimeout(120_000);
-  await page.goto(server.url);
+  await page.goto(ctx.server.url);
   await ready(page);
   const backend = () => page.$eval('compaction-playground', (e) => e.shadowRoot.querySelector('[data-testid="backend"]').dataset.backend);
   const onGpu = () => page.waitForFunction(() => document.querySelector('compaction-playground').backend === 'gpu' && !document.querySelector('compaction-playground').busy);
@@ -580,6 +570,55 @@ test('a lost device is reported, the page carries on with the CPU reference and 
     await onGpu();
     assert.equal((await results(page)).backend, 'gpu');
     assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('on first load at 1280×800 the result is in view', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openPlayground(ctx.browser, ctx.server.url, '', { viewport: { width: 1280, height: 800 } });
+  try {
+    for (const id of ['count', 'instance-count', 'hash']) {
+      const box = await page.locator(`[data-testid="${id}"]`).boundingBox();
+      assert.ok(box && box.y + box.height <= 800, `${id} ends at ${box?.y + box?.height}px`);
+    }
+  } finally {
+    await page.close();
+  }
+});
+
+test('a parse error goes when a preset replaces the flags', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    await page.fill('[data-testid="flag-text"]', '1 0 x');
+    await page.click('[data-testid="flag-text-apply"]');
+    assert.match(await page.textContent('[data-testid="flag-text-error"]'), /Could not read/);
+    await page.click('[data-testid="preset-all"]');
+    await idle(page);
+    assert.equal(await page.textContent('[data-testid="flag-text-error"]'), '');
+    assert.equal(await page.getAttribute('[data-testid="flag-text"]', 'aria-invalid'), null);
+  } finally {
+    await page.close();
+  }
+});
+
+test('at the last step the focus stays in the stepper; code in the narration is code, not backticks', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    const focused = () => inShadow(page, (root) => root.activeElement?.dataset.testid ?? root.activeElement?.tagName ?? null);
+    await page.click('[data-testid="step-last"]');
+    assert.equal(await focused(), 'scrubber');
+    await scrubTo(page, 2);
+    const text = await inShadow(page, (root) => {
+      const el = root.querySelector('[data-testid="step-text"]');
+      return { text: el.textContent, code: [...el.querySelectorAll('code')].map((c) => c.textContent) };
+    });
+    assert.ok(!text.text.includes('`'), text.text);
+    assert.ok(text.code.includes('if (li >= offset)'), JSON.stringify(text.code));
+    await page.check('[data-testid="method-lookback"]');
+    await idle(page);
+    await page.click('[data-testid="tiles-step-last"]');
+    assert.equal(await focused(), 'tiles-scrubber');
   } finally {
     await page.close();
   }

@@ -5,33 +5,21 @@
 // (a visible one bold in a heavy frame), the result and the step shown, no
 // controls. Firefox's reflow is in e2e/firefox.test.mjs.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { REFLOW_PAGES, sideways } from './a11y.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 test('320 px wide: the host page never scrolls sideways, at any array size', { timeout: TEST_TIMEOUT * 2 }, async () => {
   for (const url of REFLOW_PAGES) {
-    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 320, height: 640 } });
     page.setDefaultTimeout(READY_MS);
     try {
-      await page.goto(site.assetsUrl + url);
+      await page.goto(ctx.site.assetsUrl + url);
       await ready(page);
       const forward = await page.$('[data-testid="step-forward"]');
       if (forward && (await forward.isVisible())) await forward.click();
@@ -44,10 +32,10 @@ test('320 px wide: the host page never scrolls sideways, at any array size', { t
 
 for (const colorScheme of ['light', 'dark']) {
   test(`printed (${colorScheme} theme): at most 3 A4 pages, flags black on white, the result and the step, no controls`, { timeout: TEST_TIMEOUT }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
+    const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
     page.setDefaultTimeout(READY_MS);
     try {
-      await page.goto(`${site.assetsUrl}index.html#flags=1001101001&method=scan`);
+      await page.goto(`${ctx.site.assetsUrl}index.html#flags=1001101001&method=scan`);
       await ready(page);
       await page.click('[data-testid="step-forward"]');
       await page.emulateMedia({ media: 'print', colorScheme });

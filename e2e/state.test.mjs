@@ -1,38 +1,29 @@
-// The element's state has one owner from its first moment (issue 25, finding 2):
+// The element's state has one owner from its first moment:
 // the attributes and the link are the truth until the visitor edits, and a
 // rebuild before start-up ended (a language switch, a move, a reconnect, many
 // language flips, a slow wasm) never loses them; an attribute set while the
 // element is off the page wins when it is put back.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser } from './browser.mjs';
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
-import { startSite } from './site.mjs';
+import { useBrowser } from './fixture.mjs';
 
-let site;
-let browser;
+const ctx = useBrowser({ site: true });
 
 before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-  await site.write(
+  await ctx.site.write(
     'docs/guide/state.html',
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="../assets/playground/compaction-playground.js"></script></head><body><main id="m"></main></body></html>',
   );
 });
 
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
 test('rebuilt before start-up ended (language, move, flips, reconnect), the element keeps its attributes; set while away, they win', { timeout: TEST_TIMEOUT }, async () => {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   page.setDefaultTimeout(READY_MS);
   try {
-    await page.goto(site.url('guide/state.html'));
+    await page.goto(ctx.site.url('guide/state.html'));
     await page.waitForFunction(() => customElements.get('compaction-playground'));
     for (const how of ['lang', 'move', 'flips', 'away']) {
       const got = await page.evaluate(async (how) => {
@@ -68,7 +59,7 @@ test('rebuilt before start-up ended (language, move, flips, reconnect), the elem
 });
 
 test('a language switch while the wasm loads on a slow link leaves the link as it was', { timeout: TEST_TIMEOUT }, async () => {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   page.setDefaultTimeout(READY_MS);
   try {
     // The wasm arrives 3 s late.
@@ -77,7 +68,7 @@ test('a language switch while the wasm loads on a slow link leaves the link as i
       await route.continue();
     });
     const link = '#flags=b7.Sw&method=atomic';
-    await page.goto(`${site.assetsUrl}index.html${link}`);
+    await page.goto(`${ctx.site.assetsUrl}index.html${link}`);
     await page.waitForFunction(() => document.querySelector('compaction-playground')?.shadowRoot?.querySelector('[data-testid="lang-select"]'), null, { timeout: 20_000 }).catch(() => null);
     await page.evaluate(() => document.querySelector('compaction-playground').setAttribute('lang', 'es'));
     await ready(page);
@@ -91,10 +82,10 @@ test('a language switch while the wasm loads on a slow link leaves the link as i
 });
 
 test('bad theme and lang are said in the element; a huge attribute with control and bidi characters is quoted cut and escaped', { timeout: TEST_TIMEOUT }, async () => {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   page.setDefaultTimeout(READY_MS);
   try {
-    await page.goto(site.url('guide/state.html'));
+    await page.goto(ctx.site.url('guide/state.html'));
     await page.waitForFunction(() => customElements.get('compaction-playground'));
     const got = await page.evaluate(async () => {
       const main = document.getElementById('m');
@@ -122,6 +113,33 @@ test('bad theme and lang are said in the element; a huge attribute with control 
     assert.ok(method.length < 1000, `${method.length} characters shown`);
     assert.ok(!method.includes('\u202e') && !method.includes('\u0000'), 'no raw override or NUL');
     assert.match(method, /\\u\{202e\}/);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the element’s contract: a pending `ready` is kept through a move and resolves; `busy`, `isReady` and the internals are read-only', { timeout: TEST_TIMEOUT }, async () => {
+  const page = await ctx.browser.newPage();
+  page.setDefaultTimeout(READY_MS);
+  try {
+    await page.goto(ctx.site.url('guide/state.html'));
+    const got = await page.evaluate(async () => {
+      const main = document.getElementById('m');
+      const el = document.createElement('compaction-playground');
+      el.setAttribute('loading', 'eager');
+      main.append(el);
+      const first = el.ready;
+      el.remove();
+      main.append(el);
+      const kept = el.ready === first;
+      const heard = await Promise.race([first.then(() => 'resolved'), new Promise((r) => setTimeout(() => r('never'), 100_000))]);
+      const writes = ['busy', 'isReady', 'ready'].map((name) => Reflect.set(el, name, name === 'ready' ? Promise.resolve() : !el[name]));
+      const afterReady = el.ready;
+      el.remove();
+      main.append(el);
+      return { kept, heard, writes, isReady: el.isReady, internals: 'internals' in el, renewed: el.ready !== afterReady };
+    });
+    assert.deepEqual(got, { kept: true, heard: 'resolved', writes: [false, false, false], isReady: false, internals: false, renewed: true });
   } finally {
     await page.close();
   }

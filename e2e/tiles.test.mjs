@@ -3,31 +3,17 @@
 // CPU reference). Every number is checked against an independent JavaScript
 // computation (e2e/oracle.mjs), never against the page's own code.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
 import { compact, fnv1a, randomFlags } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors, applyPreset } from './helpers.mjs';
+import { useBrowser } from './fixture.mjs';
 
 const TILE = 4096;
 const N = 100_000;
-let server;
-let gpuBrowser;
-let cpuBrowser;
 
-before(async () => {
-  server = await startServer({ port: 0 });
-  gpuBrowser = await launchBrowser({ webgpu: true });
-  cpuBrowser = await launchBrowser({ webgpu: false });
-});
-
-after(async () => {
-  await gpuBrowser?.close();
-  await cpuBrowser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const ctx = useBrowser({ server: true, cpuBrowser: true });
 
 /** Per tile: count, visible flags before it and up to its end, and its indices. */
 function tilesOf(flags) {
@@ -156,7 +142,7 @@ async function checkTileView(page, flags, states) {
 }
 
 test('lookback on 100 000 flags: the tile view shows the GPU tile states, the look-back chains and the scatter', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(gpuBrowser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = await randomTiles(page, 'lookback');
     const expected = compact(flags);
@@ -203,7 +189,7 @@ test('lookback on 100 000 flags: the tile view shows the GPU tile states, the lo
 });
 
 test('lookback-bits and tile-atomic: the same tiles; tile-atomic publishes no state and claims ranges', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(gpuBrowser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const flags = await randomTiles(page, 'lookback-bits');
     const expected = tilesOf(flags);
@@ -237,7 +223,7 @@ test('lookback-bits and tile-atomic: the same tiles; tile-atomic publishes no st
 });
 
 test('one tile: the view says there is no look-back and offers an array with 25 tiles', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(gpuBrowser, server.url);
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.check('[data-testid="method-lookback"]');
     await idle(page);
@@ -255,13 +241,38 @@ test('one tile: the view says there is no look-back and offers an array with 25 
 });
 
 test('without WebGPU the CPU reference shows the same tile view', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(cpuBrowser, server.url);
+  const { page, log } = await openPlayground(ctx.cpuBrowser, ctx.server.url);
   try {
     const flags = await randomTiles(page, 'lookback');
     assert.equal((await results(page)).backend, 'cpu');
     assert.match(await page.$eval('[data-testid="tile-sources"]', (e) => e.textContent), /CPU reference/);
     await checkTileView(page, flags, 'cpu reference');
     assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a stalled tile: the tiles that counted it themselves are not told that nobody waited', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    await applyPreset(page, 'random', 100_000);
+    await page.check('[data-testid="method-lookback"]');
+    await idle(page);
+    await page.selectOption('[data-testid="tile-stall"]', '2');
+    await idle(page);
+    const narrations = [];
+    while (await page.isEnabled('[data-testid="tiles-step-forward"]')) {
+      await page.click('[data-testid="tiles-step-forward"]');
+      const counted = await page.locator('[data-testid="tile-read"][data-seen="counted itself"]').count();
+      narrations.push({ counted, text: await page.textContent('[data-testid="tiles-step-text"]') });
+    }
+    const fallback = narrations.filter((n) => n.counted > 0);
+    assert.ok(fallback.length > 0, 'some tile counted the stalled one itself');
+    for (const n of fallback) {
+      assert.doesNotMatch(n.text, /Nobody waited|No second pass was needed/);
+      assert.match(n.text, /counted that tile’s flags itself/);
+    }
   } finally {
     await page.close();
   }

@@ -2,8 +2,9 @@
 # The library as a renderer gets it (npm test runs this):
 #   1. its docs build with every public item documented (warnings denied);
 #   2. `cargo publish --dry-run` passes, packaging only the library's files;
-#   3. a scratch crate that names only wgpu-compaction, wgpu, bytemuck and
-#      pollster builds and runs a GPU-driven frame (examples/multi_draw.rs, as a
+#   3. a scratch crate that names only wgpu-compaction (the package just made,
+#      unpacked: what crates.io would serve), wgpu, bytemuck and pollster
+#      builds and runs a GPU-driven frame (examples/multi_draw.rs, as a
 #      renderer would write it: per-mesh records and payload into its own buffers,
 #      one multi-draw, every pixel checked), and its dependency tree has none of
 #      the playground's crates (wasm-bindgen, web-sys, js-sys); the library's own
@@ -31,8 +32,14 @@ for needed in LIBRARY.md LICENSE src/lib.rs shaders/tiles.wgsl shaders/lookback.
   printf '%s\n' "$files" | grep -qx "$needed" || die "the package lacks $needed"
 done
 
-log "cargo publish -p wgpu-compaction --dry-run"
-CARGO_TARGET_DIR="$ROOT/target/scratch" cargo publish -p wgpu-compaction --dry-run --allow-dirty --quiet
+# The package is built below, as the scratch crate's dependency: not twice.
+log "cargo publish -p wgpu-compaction --dry-run --no-verify"
+cargo publish -p wgpu-compaction --dry-run --no-verify --allow-dirty --quiet
+crate="$(ls -t "$ROOT"/target/package/wgpu-compaction-*.crate | head -n 1)"
+unpacked="$ROOT/target/scratch-package"
+rm -rf "$unpacked"
+mkdir -p "$unpacked"
+tar -xzf "$crate" -C "$unpacked" --strip-components=1
 
 scratch="$ROOT/target/scratch-crate"
 log "a scratch crate depending on the library alone ($scratch)"
@@ -48,11 +55,14 @@ publish = false
 [workspace]
 
 [dependencies]
-wgpu-compaction = { path = "$ROOT" }
-wgpu = { version = "30", default-features = false, features = ["std", "wgsl", "vulkan"] }
+wgpu-compaction = { path = "$unpacked" }
+# The workspace's features of wgpu, so that the build shares its compiled dependencies.
+wgpu = { version = "30", default-features = false, features = ["std", "parking_lot", "wgsl", "webgpu", "vulkan", "metal", "dx12"] }
 bytemuck = "1"
 pollster = "0.4"
 TOML
+# The workspace's versions of everything (cargo drops what the crate does not use).
+cp "$ROOT/Cargo.lock" "$scratch/Cargo.lock"
 # The renderer's frame of the repository's example, built against the library alone.
 cp "$ROOT/examples/multi_draw.rs" "$scratch/src/main.rs"
 tree="$(cd "$scratch" && cargo tree --edges normal --prefix none)"
@@ -62,5 +72,5 @@ fi
 direct="$(cd "$scratch" && cargo tree --edges normal --depth 1 --prefix none -p wgpu-compaction | tail -n +2 | awk '{print $1}' | sort -u | tr '\n' ' ')"
 [[ "$direct" == "bytemuck wgpu " ]] || die "the library depends on more than wgpu and bytemuck: $direct"
 log "cargo tree: $(printf '%s\n' "$tree" | sort -u | wc -l) crates, none of wasm-bindgen, web-sys, js-sys; the library's own: $direct"
-(cd "$scratch" && CARGO_TARGET_DIR="$ROOT/target/scratch" cargo run --release --quiet)
+(cd "$scratch" && CARGO_TARGET_DIR="$ROOT/target" cargo run --release --quiet)
 log "ok"

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# `npm test`: every check, in order, stopping at the first failure.
-#   setup -> rustfmt, biome (JS and CSS) -> clippy (native) -> clippy (wasm32)
-#   -> build (scripts/build.sh: wasm, then dist/) -> tsc (JSDoc types), unit tests (node --test tests/js/)
-#   -> cargo test -> the library as a dependency (scripts/check-library.sh)
-#   -> browser tests (node --test e2e/), the docs generators' sites among them
-# The docs generators (MkDocs Material, VitePress, mdBook) install in the
-# background from the start, while the Rust stages run; the browser tests wait
-# for them.
+# `npm test`: every check, stopping at the first failure. Two cores: the
+# wasm's and the native side's Rust builds run side by side (each has long
+# single-threaded stretches: linking, the wasm's fat LTO), and nothing is
+# compiled twice.
+#   setup -> rustfmt, biome (JS and CSS)
+#   -> beside each other:
+#        wasm:   clippy (wasm32) -> build (scripts/build.sh: the wasm, then dist/)
+#        native: clippy (native) -> the native tests' build (cargo test --no-run)
+#   -> tsc (JSDoc types), unit tests (node --test tests/js/)
+#   -> native tests (cargo test, built above) -> the library as a dependency
+#      (scripts/check-library.sh: its scratch crate reuses the tests' build)
+#   -> browser tests (node --test e2e/, two files at a time), the docs
+#      generators' sites among them
+# The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
+# in the background from the start; the browser tests wait for them.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,6 +45,10 @@ skip() { # name reason
 }
 on_exit() {
   local rc=$?
+  # Whatever still runs in the background (a failed stage's sibling) goes with it.
+  local pids
+  pids="$(jobs -pr)"
+  [[ -n "$pids" ]] && kill $pids 2>/dev/null
   if [[ $rc -ne 0 && -n "$STAGE_NAME" ]]; then
     printf '<== test: %s: FAILED (exit %d) after %ds\n' "$STAGE_NAME" "$rc" "$((SECONDS - STAGE_START))"
     SUMMARY+=("$(printf '  FAILED  %5ds  %s' "$((SECONDS - STAGE_START))" "$STAGE_NAME")")
@@ -80,18 +91,34 @@ cargo fmt --all -- --check
 stage "biome: format and lint of JS and CSS (biome check)"
 node_modules/.bin/biome check
 
-stage "clippy, native (cargo clippy --workspace --all-targets -- -D warnings)"
+# The wasm side, in the background: clippy for wasm32, then the build.
+WASM_LOG="$ROOT/target/test-wasm.log"
+(
+  set -euo pipefail
+  if [[ "$WASM_TOOLCHAIN" == rustup ]]; then
+    echo "==> clippy, wasm32 (cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown)"
+    cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown --target-dir target/wasm -- -D warnings
+  else
+    echo "==> clippy, wasm32: skipped: no clippy for Debian's wasm toolchain"
+  fi
+  echo "==> build: wasm and dist/ (scripts/build.sh)"
+  bash "$ROOT/scripts/build.sh"
+) >"$WASM_LOG" 2>&1 &
+WASM_PID=$!
+
+stage "clippy, native (cargo clippy --workspace --all-targets -- -D warnings), beside the wasm's clippy and build"
 cargo clippy --workspace --all-targets -- -D warnings
 
-if [[ "$WASM_TOOLCHAIN" == rustup ]]; then
-  stage "clippy, wasm32 (cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown)"
-  cargo clippy -p compaction-playground --lib --target wasm32-unknown-unknown --target-dir target/wasm -- -D warnings
-else
-  skip "clippy, wasm32" "no clippy for Debian's wasm toolchain"
-fi
+stage "the native tests' build (cargo test --release --workspace --no-run)"
+cargo test --release --workspace --no-run
 
-stage "build: wasm and dist/ (scripts/build.sh)"
-bash "$ROOT/scripts/build.sh"
+stage "the wasm side: clippy (wasm32), build: wasm and dist/ (started beside the native stages)"
+if ! wait "$WASM_PID"; then
+  cat "$WASM_LOG" >&2
+  echo "test: the wasm side failed (its log above)" >&2
+  exit 1
+fi
+grep -E '^==>|^build-(web|dist):|^  (a page|one element)' "$WASM_LOG" || true
 
 stage "types of the page's JavaScript (tsc -p tsconfig.json: JSDoc, checkJs)"
 node_modules/.bin/tsc -p tsconfig.json
@@ -100,7 +127,7 @@ stage "unit tests of the pure modules (node --test tests/js/)"
 mapfile -t UNIT_TESTS < <(find "$ROOT/tests/js" -name '*.test.mjs' | sort)
 node --test "${UNIT_TESTS[@]#"$ROOT"/}"
 
-stage "native tests (cargo test --release --workspace)"
+stage "native tests (cargo test --release --workspace, built above)"
 cargo test --release --workspace
 
 stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
@@ -118,10 +145,12 @@ mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
 )
 if ((${#E2E_TESTS[@]})); then
-  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files)"
+  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files, two at a time)"
   # Files are listed explicitly: `node --test <dir>` recurses on Node 20 but
-  # not on Node 22+, where arguments are glob patterns.
-  node --test "${E2E_TESTS[@]#"$ROOT"/}"
+  # not on Node 22+, where arguments are glob patterns. Two files at a time:
+  # much of a browser test is waiting (start-up, pipelines compiling on
+  # SwiftShader), and each file has its own browser and server.
+  node --test --test-concurrency=2 "${E2E_TESTS[@]#"$ROOT"/}"
 else
   skip "browser tests" "no *.test.mjs files in e2e/"
 fi

@@ -15,8 +15,9 @@ pub const NO_SLOT: u32 = u32::MAX;
 
 /// Invocations per workgroup of the look-back kernels.
 pub(crate) const LOOKBACK_WORKGROUP: usize = 128;
-/// Invocations per workgroup of the article's atomic kernels and the scatter.
-pub(crate) const ATOMIC_WORKGROUP: usize = 64;
+/// Invocations per workgroup of the article's atomic kernels and the scatter:
+/// `aggregated` reserves one range a workgroup of this many.
+pub const ATOMIC_WORKGROUP: usize = 64;
 /// Invocations per workgroup of `pack_bits` (one output word each).
 pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
 /// Invocations per workgroup of `tile_counts` (four bit words each).

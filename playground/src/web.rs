@@ -22,7 +22,7 @@ use crate::{flags, Error};
 use backend::{Backend, Canvas, Cpu, Draw, Gpu};
 use convert::{js_error, object};
 use shared::{listen, shared_gpu, unlisten};
-use wgpu_compaction::teaching::trace::TileSchedule;
+use wgpu_compaction::teaching::trace::{ChainSeen, TileSchedule, TileStatus};
 use wgpu_compaction::teaching::{layout, LookbackOptions, MAX_TRACE_FLAGS};
 use wgpu_compaction::Method;
 
@@ -314,8 +314,9 @@ impl Playground {
 const MAX_IN_FLIGHT: u64 = 64;
 
 /// The kernels' layout, so that the page never copies a constant:
-/// `{ block, tile, noSlot, spinLimit, maxTraceFlags, maxFlags, methods: [{ name,
-/// preservesOrder, usesTiles }] }`.
+/// `{ block, tile, atomicWorkgroup, noSlot, spinLimit, maxTraceFlags, maxFlags,
+/// tileStatus (names by code), chainSeen (names by code, from 1), presets,
+/// methods: [{ name, preservesOrder, usesTiles }] }`.
 #[wasm_bindgen]
 pub fn layout() -> JsValue {
     let methods: Array = Method::ALL
@@ -331,12 +332,24 @@ pub fn layout() -> JsValue {
     object(&[
         ("block", (layout::BLOCK as u32).into()),
         ("tile", (layout::TILE as u32).into()),
+        ("atomicWorkgroup", (layout::ATOMIC_WORKGROUP as u32).into()),
+        ("tileStatus", names(TileStatus::ALL.map(TileStatus::name))),
+        ("chainSeen", names(ChainSeen::ALL.map(ChainSeen::name))),
+        ("presets", names(flags::PRESETS)),
         ("noSlot", layout::NO_SLOT.into()),
         ("spinLimit", LookbackOptions::default().spin_limit.into()),
         ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
         ("maxFlags", (MAX_WEB_FLAGS as f64).into()),
         ("methods", methods.into()),
     ])
+}
+
+fn names<const N: usize>(names: [&str; N]) -> JsValue {
+    names
+        .iter()
+        .map(|&n| JsValue::from(n))
+        .collect::<Array>()
+        .into()
 }
 
 /// Parses what a person types or pastes: `1,0,0,1`, `1 0 2` or `1001`. Throws
@@ -382,21 +395,9 @@ pub fn preset_flags(
         });
     }
     let n = n as usize;
-    let density = || args::number(&density, "the density", 0.0, 1.0).map_err(js_error);
-    let seed = || args::whole(&seed, "the seed", 0, u64::from(u32::MAX)).map_err(js_error);
-    let flags = match name.as_str() {
-        "article" => flags::ARTICLE_EXAMPLE.to_vec(),
-        "all" => vec![1; n],
-        "none" => vec![0; n],
-        "random" => flags::random(n, density()?, seed()?),
-        "clustered" => flags::clustered(n, density()?, 8, seed()?),
-        other => {
-            return fail(Error::Parse(format!(
-                "unknown preset `{}`; expected article, all, none, random or clustered",
-                flags::printable(other)
-            )))
-        }
-    };
+    let density = || args::number(&density, "the density", 0.0, 1.0);
+    let seed = || args::whole(&seed, "the seed", 0, u64::from(u32::MAX));
+    let flags = flags::preset(&name, n, density, seed).map_err(js_error)?;
     Ok(Uint32Array::from(&flags[..]))
 }
 

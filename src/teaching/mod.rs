@@ -18,5 +18,7 @@ pub use sources::{shader_sources, PipelineSource, ShaderSource};
 
 /// The kernels' sizes, as the WGSL has them.
 pub mod layout {
-    pub use crate::layout::{BLOCK, NO_SLOT, STEPS, TILE, TILE_MAX_FLAGS, WIDE_BITS_SUBTILES};
+    pub use crate::layout::{
+        ATOMIC_WORKGROUP, BLOCK, NO_SLOT, STEPS, TILE, TILE_MAX_FLAGS, WIDE_BITS_SUBTILES,
+    };
 }

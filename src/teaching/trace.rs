@@ -98,6 +98,9 @@ pub enum TileStatus {
 }
 
 impl TileStatus {
+    /// Every status, in the order of its code.
+    pub const ALL: [TileStatus; 3] = [Self::Invalid, Self::Aggregate, Self::Inclusive];
+
     /// `invalid`, `aggregate` or `inclusive`.
     pub fn name(self) -> &'static str {
         match self {
@@ -155,6 +158,9 @@ pub enum ChainSeen {
 }
 
 impl ChainSeen {
+    /// Every outcome, in the order of its code (from 1).
+    pub const ALL: [ChainSeen; 3] = [Self::Aggregate, Self::Inclusive, Self::CountedItself];
+
     /// `aggregate`, `inclusive` or `counted itself`.
     pub fn name(self) -> &'static str {
         match self {

@@ -8,7 +8,6 @@
 
 import { layout, methodNames } from './layout.js';
 
-export const PRESETS = ['article', 'all', 'none', 'random', 'clustered'];
 /** Arrays up to this size are edited as cells; larger ones are a density strip. */
 export const MAX_CELLS = 4096;
 /** Past this many flags, a link or an attribute asks the visitor before anything is made or computed (docs/embedding.md). */
@@ -54,7 +53,7 @@ function whole(key, text, min, max) {
 
 /** A preset from its name and optional n, density, seed (text, or null for the default). */
 function presetFrom(name, n, density, seed) {
-  if (!PRESETS.includes(name)) throw new HashError('unknownPreset', { name, presets: PRESETS.join(', ') });
+  if (!layout.presets.includes(name)) throw new HashError('unknownPreset', { name, presets: layout.presets.join(', ') });
   const preset = { ...DEFAULT_PRESET, name };
   if (n !== null && n !== undefined) preset.n = whole('n', n, 1, layout.maxFlags);
   if (seed !== null && seed !== undefined) preset.seed = whole('seed', seed, 0, 0xffffffff);
@@ -139,7 +138,7 @@ export function parseHash(hash, decodeFlags) {
       state.flagsCode = code;
     } else if (params.has('preset')) {
       const name = params.get('preset');
-      if (!PRESETS.includes(name)) throw new HashError('unknownPreset', { name, presets: PRESETS.join(', ') });
+      if (!layout.presets.includes(name)) throw new HashError('unknownPreset', { name, presets: layout.presets.join(', ') });
       state.preset = presetFrom(name, params.get('n'), params.get('density'), params.get('seed'));
     } else {
       state.preset = null;
@@ -192,4 +191,11 @@ export function flagsText(flags) {
   let binary = true;
   for (const f of flags) if (f > 1) binary = false;
   return binary ? Array.from(flags).join('') : Array.from(flags).join(',');
+}
+
+/** How many flags `{ flags }` or `{ preset }` asks for, when past ASK_ABOVE; else 0. */
+/** @param {{ flags?: Uint32Array | null, preset?: { n: number } | null }} wanted */
+export function tooBig({ flags, preset }) {
+  const n = flags?.length ?? preset?.n ?? 0;
+  return n > ASK_ABOVE ? n : 0;
 }

@@ -1,24 +1,29 @@
-// One playground's state and work, apart from how it is shown: the flags (or
-// the preset that made them), the method, the engine the kernels run on (GPU
-// or CPU reference) and its device losses, the runs, the URL it keeps in
-// sync, and what the host hears. It exists from the moment the element starts
-// and outlives its views: a language switch rebuilds the panels around the
-// same session, so that nothing the visitor or the attributes set is lost.
-// The view (www/playground/playground.js) shows what it computes; the panels
-// (www/panels/) get it and call it.
+// One playground's state and work, apart from how it is shown. It exists from
+// the moment the element starts and outlives its views: a language switch
+// rebuilds the panels around the same session, so that nothing the visitor or
+// the attributes set is lost. Its rooms:
+//   here           the start-up sequence, the engine, the state (flags or the
+//                  preset that made them, the method; a huge array asked
+//                  first), the URL it keeps in sync (written once an edit's
+//                  run is in), and what the host hears (events, snapshots)
+//   startup.js     where it starts: a snapshot, the link, the attributes (pure)
+//   attributes.js  an attribute changed after start-up
+//   runs.js        the runs, what they gave, the side engines
+//   recovery.js    device loss and the way back to the GPU
+// The view (./playground.js) shows what it computes; the panels (www/panels/)
+// see it only through their context (./context.js).
 
 import { Engine, kernels, isSoftwareAdapter } from '../core/engine.js';
 import { methodNames, isTileMethod } from '../core/layout.js';
-import { ASK_ABOVE, DEFAULT_PRESET, MAX_CELLS, defaultState, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute, parsePresetAttribute } from '../core/state.js';
+import { ASK_ABOVE, DEFAULT_PRESET, tooBig, MAX_CELLS, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute } from '../core/state.js';
 import { UrlSync } from '../core/url-sync.js';
+import { Recovery } from './recovery.js';
+import { Runs, BIG, nextFrame } from './runs.js';
+import { startState, hashError } from './startup.js';
+import { attributeChanged } from './attributes.js';
 import { parsePanels } from '../core/panels.js';
 import { guarded } from '../core/dom.js';
 
-/** After a device loss, the first try to get the GPU back, and the longest wait between tries. */
-const RETRY_FIRST_MS = 1000;
-const RETRY_MAX_MS = 30_000;
-/** From this many flags on, work shows progress at once. */
-export const BIG = 1 << 20;
 const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
 
 /**
@@ -60,8 +65,6 @@ export class Session {
     this.wasm = null;
     /** @type {Engine | null} */
     this.engine = null;
-    /** @type {{ for: Engine, engine: Engine } | null} the engine of traces past maxTraceFlags */
-    this.traceEngines = null;
     /** @type {Uint32Array} */
     this.flags = new Uint32Array(0);
     /** @type {{ name: string, n: number, density: number, seed: number } | null} */
@@ -70,18 +73,12 @@ export class Session {
     this.method = 'scan';
     /** True once the state is known (attributes, hash or snapshot read): before, the attributes are the truth. */
     this.started = false;
-    /** The current run's: aborted when a newer run starts or the session ends (www/playground/context.js). */
-    this.run = new AbortController();
-    /** @type {{ flags: Uint32Array, pg: any } | null} */
-    this.uploaded = null;
     this.busyCount = 0;
     this.destroyed = false;
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
     this.pending = { step: null, block: null, tile: null };
-    this.lastRun = null;
-    this.lastResult = null;
     /** @type {string | null} */
     this.drawMode = null;
     /** @type {string | null} */
@@ -94,12 +91,38 @@ export class Session {
     this.asking = null;
     /** True while the hash stays as the link gave it (a question pending, a part unread): written again once the visitor edits. */
     this.holdUrl = false;
+    /** The URL's write planned for the end of this task. @type {ReturnType<typeof setTimeout> | null} */
+    this.urlTimer = null;
+    /** The runs and what they gave (./runs.js). */
+    this.runs = new Runs(this);
+    /** Device loss and the way back to the GPU. */
+    this.recovery = new Recovery({
+      alive: () => !this.destroyed,
+      engine: () => this.engine,
+      drawMode: () => this.drawMode,
+      lostUpload: () => {
+        this.runs.uploaded = null;
+      },
+      open: (onEvent) => Engine.open(this.wasm, onEvent),
+      useEngine: (engine, drawMode) => this.useEngine(engine, drawMode),
+      showEngine: () => this.showEngine(),
+      refresh: () => this.refresh(),
+      track: (promise) => this.track(promise),
+      later: (fn, ms) => this.later(fn, ms),
+      cancel: (timer) => {
+        clearTimeout(/** @type {any} */ (timer));
+        this.timers.delete(/** @type {any} */ (timer));
+      },
+      alert: (kind, message, actions) => this.alert(kind, message, actions),
+      clearAlert: (kind) => this.clearAlert(kind),
+      t: (key, params) => this.t(key, params),
+    });
   }
 
   // ------------------------------------------------------------- helpers --
   /** The current run's signal (aborted once a newer run starts or the session ends). */
   runSignal() {
-    return this.run.signal;
+    return this.runs.run.signal;
   }
 
   /** Where a stepper starts, from the link or the attributes, once: the parts asked for are cleared. @param {('step' | 'block' | 'tile')[]} parts */
@@ -186,9 +209,8 @@ export class Session {
     }
     if (this.destroyed) return;
     if (this.attributes['sync-url'] !== null) this.startUrlSync();
-    const { state, flags, error } = this.initialState();
-    if (error) this.alert('attributes', error);
-    this.method = state.method;
+    const { state, flags } = this.initialState();
+    this.method = /** @type {any} */ (state.method);
     this.pending = { step: state.step, block: state.block, tile: state.tile };
     const wanted = flags ? { flags, preset: null } : { flags: null, preset: state.preset };
     // What a visitor's own state held (a reconnection) is computed again; a link's or an attribute's huge array asks first.
@@ -281,9 +303,7 @@ export class Session {
     }
     this.engine?.dispose();
     this.engine = engine;
-    this.uploaded = null;
-    this.traceEngines?.engine.dispose();
-    this.traceEngines = null;
+    this.runs.engineChanged();
     this.showEngine();
     this.view?.engineChanged(engine);
     if (engine.backend === 'gpu') await this.attachDraw(engine, drawMode);
@@ -305,87 +325,18 @@ export class Session {
     }
   }
 
-  /** The starting state: a previous connection's, the URL's (sync-url) or the attributes'. */
+  /** The starting state: a previous connection's, the link's (sync-url) or the attributes' (./startup.js). */
   initialState() {
-    if (this.restore) {
-      const r = this.restore;
-      // A part the host set again while the element was away (undefined here) is the attributes' again.
-      const own = Object.values(r).includes(undefined) ? this.attributeState() : null;
-      const flagsOwn = r.flags === undefined;
-      return {
-        state: {
-          ...defaultState(),
-          method: r.method ?? own?.state.method ?? 'scan',
-          preset: flagsOwn ? own.state.preset : r.preset,
-          step: r.step === undefined ? own.state.step : r.step,
-        },
-        flags: flagsOwn ? own.flags : r.preset ? null : r.flags,
-        error: own?.error ?? null,
-      };
+    const link = this.url && location.hash.length > 1 ? { ...this.url.read(), hash: location.hash } : null;
+    const start = startState({ restore: this.restore, link, attributes: this.attributes, t: this.t, wasm: this.wasm });
+    if (start.panels) {
+      const { panels, unknown } = parsePanels(start.panels);
+      this.view?.setPanels(panels);
+      if (unknown.length) this.alert('panels', this.t('app.unknownPanels', { panels: unknown.join(', ') }));
     }
-    if (this.url && location.hash.length > 1) {
-      const parsed = this.url.read();
-      if (!parsed.error) {
-        if (parsed.state.embed.panels) {
-          const { panels, unknown } = parsePanels(parsed.state.embed.panels);
-          this.view?.setPanels(panels);
-          if (unknown.length) this.alert('panels', this.t('app.unknownPanels', { panels: unknown.join(', ') }));
-        }
-        const ignored = ignoredMessage(parsed.ignored, this.t);
-        if (ignored) {
-          this.alert('hash', ignored);
-          this.holdUrl = true;
-        }
-        if (parsed.flags || parsed.state.preset) return parsed;
-        // The link names no flags: those of the attributes (or the article's).
-        const own = this.attributeState();
-        return { state: { ...parsed.state, preset: own.state.preset }, flags: own.flags, error: own.error };
-      }
-      this.alert('hash', this.t('app.hashMalformed', { error: this.hashError(parsed.error), link: location.hash.slice(0, 200) }));
-      // The link stays in the address bar, to be mended; the page's own state replaces it once the visitor edits.
-      this.holdUrl = true;
-    }
-    return this.attributeState();
-  }
-
-  /** `{ state, flags, error }` from the flags, preset, method and step attributes. */
-  attributeState() {
-    const state = defaultState();
-    const errors = [];
-    let flags = null;
-    const { method, step } = this.attributes;
-    if (method !== null) {
-      if (methodNames().includes(method)) state.method = method;
-      else errors.push(this.t('app.unknownMethod', { method, methods: methodNames().join(', ') }));
-    }
-    if (step !== null) {
-      const k = Number(step);
-      if (Number.isInteger(k) && k >= 1) state.step = k;
-      else errors.push(this.t('app.badStep', { step }));
-    }
-    const made = this.attributeFlags(errors);
-    if (made?.flags) flags = made.flags;
-    if (made?.preset) state.preset = made.preset;
-    return { state, flags, error: errors.join(' ') || null };
-  }
-
-  /** The flags or preset attribute: `{ flags }`, `{ preset }` or null (none, or unreadable: said in `errors`). */
-  attributeFlags(errors) {
-    const { flags, preset } = this.attributes;
-    if (flags !== null) {
-      try {
-        return { flags: parseFlagsAttribute(flags, this.wasm) };
-      } catch (e) {
-        errors.push(this.t('app.badFlags', { error: e.message }));
-      }
-    } else if (preset !== null) {
-      try {
-        return { preset: parsePresetAttribute(preset) };
-      } catch (e) {
-        errors.push(this.t('app.badPreset', { error: this.hashError(e.detail ?? e.message) }));
-      }
-    }
-    return null;
+    for (const { kind, message } of start.alerts) this.alert(kind, message);
+    if (start.holdUrl) this.holdUrl = true;
+    return start;
   }
 
   startUrlSync() {
@@ -399,48 +350,9 @@ export class Session {
   }
 
   // ----------------------------------------------------------- attributes --
-  /** An observed attribute changed (`value` null: removed). Before start-up ends, start-up reads them all. */
+  /** An observed attribute changed (./attributes.js). @param {string} name  @param {string | null} value */
   attributeChanged(name, value) {
-    this.attributes[name] = value;
-    if (!this.started || !this.engine) return;
-    this.clearAlert('attributes');
-    const errors = [];
-    switch (name) {
-      case 'flags':
-      case 'preset': {
-        const made = this.attributeFlags(errors);
-        if (!made) break;
-        const wanted = { flags: made.flags ?? null, preset: made.preset ?? null };
-        const n = tooBig(wanted);
-        if (n) this.askFirst(n, () => this.applyMade(wanted, 'attribute'));
-        else this.applyMade(wanted, 'attribute');
-        break;
-      }
-      case 'method':
-        if (value === null) break;
-        if (methodNames().includes(value)) this.setMethod(value, 'attribute');
-        else errors.push(this.t('app.unknownMethodKept', { method: value, methods: methodNames().join(', ') }));
-        break;
-      case 'step': {
-        const k = Number(value);
-        if (value === null) break;
-        if (Number.isInteger(k) && k >= 1) this.view?.goToStep(k);
-        else errors.push(this.t('app.badStep', { step: value }));
-        break;
-      }
-      case 'sync-url':
-        if (value === null) {
-          this.url?.destroy();
-          this.url = null;
-        } else {
-          this.startUrlSync();
-          this.updateUrl();
-        }
-        break;
-      default:
-        break;
-    }
-    if (errors.length) this.alert('attributes', errors.join(' '));
+    attributeChanged(this, name, value);
   }
 
   // --------------------------------------------------------------- state --
@@ -525,7 +437,7 @@ export class Session {
       this.refreshTimer = null;
       this.refresh().finally(() => this.setBusy(-1));
     }, delay);
-    this.updateUrl();
+    // (The URL is written once the run and its step are in: refresh.)
   }
 
   setMethod(method, why = 'method') {
@@ -535,7 +447,6 @@ export class Session {
     this.method = method;
     this.view?.methodChanged(method);
     const tiles = isTileMethod(method);
-    this.updateUrl();
     this.changed(why);
     // The tile view follows the method; the scan trace only the flags.
     this.track(this.refresh({ traces: tiles || wasTile || this.traced !== this.flags, slots: method !== 'scan' && !tiles }));
@@ -543,10 +454,22 @@ export class Session {
 
   /** A state.js error (`{ key, params }`) or a plain message, in words. */
   hashError(error) {
-    return typeof error === 'object' && error?.key ? this.t(`hash.${error.key}`, error.params) : String(error);
+    return hashError(error, this.t);
   }
 
+  /**
+   * The URL follows the state: written once for what one task changed (an
+   * edit, its run and the step the stepper shows after it are one write).
+   */
   updateUrl() {
+    if (this.urlTimer !== null) return;
+    this.urlTimer = setTimeout(() => {
+      this.urlTimer = null;
+      this.writeUrl();
+    }, 0);
+  }
+
+  writeUrl() {
     // Before the state is read (the wasm still loading), or while a link's huge array waits for a yes, the hash is the truth: never written then.
     if (!this.url || !this.wasm || this.destroyed || !this.view || !this.started || this.holdUrl) return;
     this.url.write(this.currentView());
@@ -590,106 +513,37 @@ export class Session {
   }
 
   // ---------------------------------------------------------------- work --
-  /** Runs `fn(pg)` on `engine` with the current flags uploaded. */
+  // (./runs.js: the runs, what they gave, the side engines.)
   withFlags(engine, fn) {
-    return engine.exec((pg) => {
-      if (this.uploaded?.flags !== this.flags || this.uploaded?.pg !== pg) {
-        pg.setFlags(this.flags);
-        this.uploaded = { flags: this.flags, pg };
-      }
-      return fn(pg);
-    });
+    return this.runs.withFlags(engine, fn);
   }
 
-  /**
-   * Uploads the flags if they changed, runs the chosen method, then (unless
-   * told not to) has the view fetch what its visible panels show. A newer call
-   * supersedes an older one still waiting.
-   */
-  async refresh({ traces = true, slots = true } = {}) {
-    if (!this.engine || this.destroyed) return;
-    this.run.abort();
-    this.run = new AbortController();
-    const { signal } = this.run;
-    const { flags, method, engine } = this;
-    const n = flags.length;
-    const running = () => this.t(engine.backend === 'gpu' ? 'work.running.gpu' : 'work.running.cpu', { method, n });
-    const done = this.progress(running(), n >= BIG ? 0 : 250);
-    this.setBusy(+1);
-    try {
-      if (n >= BIG) await nextFrame(); // paint the progress before the upload
-      const result = await this.withFlags(engine, async (pg) => {
-        if (signal.aborted) return null;
-        // A first run would count its pipelines' compilation (seconds on a
-        // software adapter) as its own time: compile first, timed apart.
-        if (!engine.compiled.has(method) && pg.backend === 'gpu') done.set(this.t('work.compilingMethod', { method }));
-        await engine.compileIn(pg, method);
-        done.set(running());
-        const t0 = performance.now();
-        const r = await pg.run(method);
-        r.ms = performance.now() - t0;
-        return r;
-      });
-      if (!result || signal.aborted) return;
-      this.showResult(result);
-      await this.view?.afterRun(signal, { traces, slots });
-      this.clearAlert('gpu-run');
-    } catch (e) {
-      if (signal.aborted || this.destroyed) return;
-      this.failed(e);
-    } finally {
-      done();
-      this.setBusy(-1);
-    }
+  refresh(options) {
+    return this.runs.refresh(options);
   }
 
   showResult(r) {
-    this.lastRun = r;
-    this.lastResult = { method: r.method, n: this.flags.length, count: r.count, instanceCount: r.instanceCount, hash: r.hash >>> 0, backend: r.backend };
-    this.view?.showResult(r);
-    this.emit('result', { ...this.lastResult });
+    this.runs.showResult(r);
   }
 
-  failed(e) {
-    if (e?.kind === 'too-large') {
-      this.alert('gpu-run', this.t('work.tooLarge', { error: e.message }));
-      if (this.uploaded && this.uploaded.flags !== this.flags) {
-        this.flags = this.uploaded.flags;
-        this.preset = null;
-        this.view?.showFlags(this.flags, null);
-        this.updateUrl();
-        this.changed('too-large');
-      }
-    } else {
-      this.alert('gpu-run', this.t('work.runFailed', { error: e?.message ?? e }));
-    }
+  traceEngine() {
+    return this.runs.traceEngine();
   }
 
-  /** The engine traces run on for arrays past maxTraceFlags: a second one, holding a window. */
-  async traceEngine() {
-    if (this.traceEngines?.for !== this.engine) {
-      this.traceEngines?.engine.dispose();
-      this.traceEngines = { for: this.engine, engine: await this.sideEngine() };
-    }
-    return this.traceEngines.engine;
-  }
-
-  /** A new engine of the same kind as the playground's (its own flags): for a trace window, the order scene. */
   sideEngine() {
-    return this.engine.backend === 'gpu' ? Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message)) : Promise.resolve(Engine.cpu(this.wasm, this.engine.fallback));
+    return this.runs.sideEngine();
   }
 
-  /** The canvas changed size: attach again and draw the chosen method. */
   redraw() {
-    if (this.engine?.backend !== 'gpu' || !this.drawMode) return;
-    const engine = this.engine;
-    this.track(
-      engine
-        .exec((pg) => this.view?.reattachDraw(pg))
-        .then(() => engine.exec((pg) => pg.run(this.method)))
-        .then((r) => r && engine === this.engine && this.showResult(r))
-        .catch((e) => this.alert('canvas', this.t('app.redraw', { error: e.message }))),
-    );
+    this.runs.redraw();
+  }
+
+  get lastRun() {
+    return this.runs.lastRun;
+  }
+
+  get lastResult() {
+    return this.runs.lastResult;
   }
 
   // ------------------------------------------------------- events, state --
@@ -728,103 +582,21 @@ export class Session {
   }
 
   // ---------------------------------------------------------- device loss --
+  /** What the device says: a loss falls back to the CPU and tries to get the GPU back (./recovery.js). */
   onGpuEvent(kind, message) {
-    if (this.destroyed) return;
-    if (kind !== 'device-lost') {
-      this.alert('gpu', this.t('work.gpuError', { error: message }));
-      return;
-    }
-    if (this.engine?.backend !== 'gpu') return;
-    this.uploaded = null;
-    // Some browsers (headless, software adapters) lose the device when a WebGPU
-    // canvas is presented: the next device draws offscreen and reads the frame back.
-    const toImage = this.drawMode === 'canvas' && !this.triedImage;
-    if (toImage) this.triedImage = true;
-    this.gpuDrawMode = toImage ? 'image' : this.drawMode;
-    const lost = this.engine;
-    const swapped = lost.fallBackToCpu({ kind: toImage ? 'starting' : 'device-lost', message });
-    this.track(
-      swapped.then(() => {
-        if (this.engine !== lost || this.destroyed) return undefined;
-        this.showEngine();
-        return this.refresh();
-      }),
-    );
-    this.lostMessage = message;
-    this.retryDelay = RETRY_FIRST_MS;
-    if (!toImage) this.sayLost();
-    // The next device once the swap is done: before it, the lost engine still
-    // reads as on the GPU, and a retry would take itself for not needed.
-    swapped.then(
-      () => this.scheduleGpu(toImage ? 0 : this.retryDelay),
-      () => this.scheduleGpu(this.retryDelay),
-    );
-  }
-
-  /** The loss, the CPU reference meanwhile, the next try and a button to try now. */
-  sayLost(next = this.retryDelay) {
-    const retry = { label: this.t('work.retry'), testid: 'retry-gpu', onclick: () => this.scheduleGpu(0) };
-    this.alert('device-lost', this.t('work.lost', { error: this.lostMessage, seconds: Math.round(next / 1000) }), [retry]);
-  }
-
-  scheduleGpu(delay) {
-    clearTimeout(this.retryTimer);
-    this.timers.delete(this.retryTimer);
-    this.retryTimer = this.later(() => this.track(this.retryGpu()), delay);
-  }
-
-  /** Opens a new device; on the GPU again, or another try later (backing off). */
-  async retryGpu() {
-    if (this.destroyed || this.engine?.backend === 'gpu' || this.reopening) return;
-    this.reopening = true;
-    try {
-      const engine = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));
-      if (this.destroyed) {
-        engine.dispose();
-        return;
-      }
-      if (engine.backend === 'gpu') {
-        this.clearAlert('device-lost');
-        await this.useEngine(engine, this.gpuDrawMode);
-        return;
-      }
-      engine.dispose();
-      if (this.engine?.fallback?.kind === 'starting') {
-        this.engine.fallback = { kind: 'device-lost', message: this.lostMessage };
-        this.showEngine();
-      }
-      this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
-      this.sayLost();
-      this.scheduleGpu(this.retryDelay);
-    } finally {
-      this.reopening = false;
-    }
+    this.recovery.onGpuEvent(kind, message);
   }
 
   // ------------------------------------------------------------ teardown --
   /** Stops everything this session started; its wasm objects are freed. */
   destroy() {
     this.destroyed = true;
-    this.run.abort();
+    this.runs.dispose();
+    clearTimeout(this.urlTimer);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     clearTimeout(this.refreshTimer);
     this.url?.destroy();
     this.engine?.dispose();
-    this.traceEngines?.engine.dispose();
   }
-}
-
-/** How many flags `{ flags }` or `{ preset }` asks for, when past ASK_ABOVE; else 0. */
-function tooBig({ flags, preset }) {
-  const n = flags?.length ?? preset?.n ?? 0;
-  return n > ASK_ABOVE ? n : 0;
-}
-
-/** Lets the browser paint (the progress line) before synchronous work; never hangs in a hidden tab. */
-export function nextFrame() {
-  return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-    setTimeout(resolve, 50);
-  });
 }

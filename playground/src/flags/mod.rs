@@ -13,6 +13,34 @@ pub use wgpu_compaction::teaching::cpu::inputs::{clustered, random, XorShift64};
 /// The article's example: `1 0 0 1 1 0 1 0 0 1` compacts to `0 3 4 6 9`.
 pub const ARTICLE_EXAMPLE: [u32; 10] = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
 
+/// The presets of the page, its links and attributes, each made by [`preset`].
+pub const PRESETS: [&str; 5] = ["article", "all", "none", "random", "clustered"];
+
+/// The flags of preset `name`: `article` (its ten), `all` or `none` (`n` of
+/// them), `random` or `clustered` (runs of about 8) of `n` at a density, from
+/// a seed; `density` and `seed` are asked only by the presets that take them.
+pub fn preset(
+    name: &str,
+    n: usize,
+    density: impl FnOnce() -> Result<f64>,
+    seed: impl FnOnce() -> Result<u64>,
+) -> Result<Vec<u32>> {
+    Ok(match name {
+        "article" => ARTICLE_EXAMPLE.to_vec(),
+        "all" => vec![1; n],
+        "none" => vec![0; n],
+        "random" => random(n, density()?, seed()?),
+        "clustered" => clustered(n, density()?, 8, seed()?),
+        other => {
+            return Err(Error::Parse(format!(
+                "unknown preset `{}`; expected {}",
+                printable(other),
+                PRESETS.join(", ")
+            )))
+        }
+    })
+}
+
 /// How flags are written in a file or a text box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlagsFormat {

@@ -106,7 +106,7 @@ export class AtomicView {
         h(
           'span',
           {
-            class: `slot${visible ? ' visible' : ''} wg${Math.floor(i / 64) % 2}`,
+            class: `slot${visible ? ' visible' : ''} wg${Math.floor(i / layout.atomicWorkgroup) % 2}`,
             'data-testid': 'slot-cell',
             'data-i': i,
             'data-slot': visible ? slot : '',

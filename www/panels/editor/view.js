@@ -43,7 +43,7 @@ export class FlagEditor {
     this.presets = h(
       'div',
       { class: 'presets', role: 'toolbar', 'aria-label': t('editor.presets') },
-      ['article', 'all', 'none', 'random', 'clustered'].map((name) => presetButton(name, t(`preset.${name}`), t(`preset.${name}.title`))),
+      layout.presets.map((name) => presetButton(name, t(`preset.${name}`), t(`preset.${name}.title`))),
     );
     oneStop(this.presets, 'button.preset');
     this.grid = h('div', { class: 'flag-grid', role: 'group', 'aria-label': t('editor.gridLabel'), 'data-testid': 'flag-grid' });

@@ -28,9 +28,10 @@ export function tileCode(kind, method) {
 
 /** Tiles shown at once. */
 export const WINDOW = 8;
-export const SEEN = ['', 'aggregate', 'inclusive', 'counted itself'];
+/** @param {number} code  what a look-back read, by its code from 1 (layout's chainSeen) */
+const seen = (code) => layout.chainSeen[code - 1] ?? '';
 /** `tiles.status` codes, as read back from the tile states (0, 1, 2). */
-const STATUS = ['invalid', 'aggregate', 'inclusive'];
+const status = (/** @type {number} */ code) => layout.tileStatus[code] ?? 'invalid';
 
 export function tileCount(trace) {
   return trace.tiles.aggregate.length;
@@ -50,7 +51,7 @@ export function chainOf(trace, t) {
   let running = 0;
   for (let k = c.start[t]; k < c.start[t + 1]; k++) {
     running += c.value[k];
-    links.push({ tile: c.tile[k], seen: SEEN[c.seen[k]], value: c.value[k], running });
+    links.push({ tile: c.tile[k], seen: seen(c.seen[k]), value: c.value[k], running });
   }
   return links;
 }
@@ -104,7 +105,7 @@ function stateAt(trace, u, step) {
   const { wave, late } = trace.chain;
   const s = stage(step);
   // After its wave: what the tile's state word said when the run was read back.
-  const final = { status: STATUS[trace.tiles.status[u]] ?? 'invalid', value: trace.tiles.inclusive[u] };
+  const final = { status: status(trace.tiles.status[u]), value: trace.tiles.inclusive[u] };
   if (wave[u] < s.wave) return final;
   if (wave[u] > s.wave || s.started === false) return { status: 'invalid', value: null };
   if (late[u]) return s.lateDone ? final : { status: 'invalid', value: null };

@@ -1,36 +1,24 @@
-// Device recovery without races (issue 25, finding 3): SwiftShader passed off as
+// Device recovery without races: SwiftShader passed off as
 // a hardware adapter makes the page draw to a WebGPU canvas, and headless
 // Chromium loses the device on the first present. Every load must end on the
 // GPU again, drawing offscreen ("image" mode), never stuck on the CPU with
 // "Starting WebGPU…"; 20 loads.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { READY_MS, TEST_TIMEOUT } from './helpers.mjs';
-import { startSite } from './site.mjs';
 import { compact } from './oracle.mjs';
 
 const LOADS = 20;
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ctx = useBrowser({ site: true });
 
 test(`a device lost on the first present ends on the GPU again, drawing offscreen: ${LOADS} loads`, { timeout: TEST_TIMEOUT * 4 }, async () => {
   const outcomes = [];
   for (let load = 0; load < LOADS; load++) {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1100, height: 800 } });
     page.setDefaultTimeout(READY_MS);
     try {
       await page.addInitScript(() => {
@@ -38,7 +26,7 @@ test(`a device lost on the first present ends on the GPU again, drawing offscree
         Object.defineProperty(GPUAdapterInfo.prototype, 'isFallbackAdapter', { get: () => false, configurable: true });
         Object.defineProperty(GPUAdapterInfo.prototype, 'description', { get: () => 'A hardware GPU (test)', configurable: true });
       });
-      await page.goto(`${site.assetsUrl}index.html#flags=1001101001&method=scan`);
+      await page.goto(`${ctx.site.assetsUrl}index.html#flags=1001101001&method=scan`);
       await page.waitForFunction(
         () => {
           const el = document.querySelector('compaction-playground');

@@ -1,4 +1,4 @@
-// Hostile JS values at the wasm boundary (issue 25, findings 1 and 5): typed
+// Hostile JS values at the wasm boundary, and handles that are not live: typed
 // arrays whose `length` lies (before and after wasm memory grew), throwing
 // getters, Proxies (throwing, revoked), detached and cross-realm buffers,
 // subclasses, objects whose `constructor` throws, arrays with element getters,
@@ -7,16 +7,13 @@
 // wasm never traps, and every other playground of the page still gives exact
 // answers, then frees cleanly.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { compact, fnv1a } from './oracle.mjs';
 import { TEST_TIMEOUT } from './helpers.mjs';
 import { openApi, traps } from './api.mjs';
-
-let server;
-let browser;
 
 // The hostile values, made fresh for each call (a lying getter counts its reads).
 function hostileValues() {
@@ -104,23 +101,14 @@ function hostileValues() {
 
 /** A page of the JS API with `hostileValues()` as window.hostileValues (it runs there). */
 async function openHostile() {
-  const opened = await openApi(browser, server);
+  const opened = await openApi(ctx.browser, ctx.server);
   await opened.page.evaluate(`window.hostileValues = ${hostileValues}`);
   return opened;
 }
 
-before(async () => {
-  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
-  browser = await launchBrowser({ webgpu: true });
-});
+const ctx = useBrowser({ server: { allow: ['e2e/fixtures/'] } });
 
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
-
-test('25.1, 25.5: hostile values at every entry point never trap, never read memory they did not write, and leave the other playgrounds exact', { timeout: TEST_TIMEOUT * 2 }, async () => {
+test('hostile values at every entry point never trap, never read memory they did not write, and leave the other playgrounds exact', { timeout: TEST_TIMEOUT * 2 }, async () => {
   const { page, log } = await openHostile();
   try {
     const report = await page.evaluate(async () => {
@@ -215,8 +203,8 @@ test('25.1, 25.5: hostile values at every entry point never trap, never read mem
   }
 });
 
-test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejected promise where the method returns one)', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openApi(browser, server, 'e2e/fixtures/kernels.html');
+test('a freed or never-made Playground answers with .kind "freed" (a rejected promise where the method returns one)', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(ctx.browser, ctx.server, 'e2e/fixtures/kernels.html');
   try {
     const report = await page.evaluate(async () => {
       const { Playground } = window.api;
@@ -301,7 +289,7 @@ test('25.5: a freed or never-made Playground answers with .kind "freed" (a rejec
   }
 });
 
-test('25: 1 000 runs of every method with hostile values mixed in: exact every time; JS heap, wasm memory and GPU buffers stay flat', { timeout: TEST_TIMEOUT * 2 }, async () => {
+test('1 000 runs of every method with hostile values mixed in: exact every time; JS heap, wasm memory and GPU buffers stay flat', { timeout: TEST_TIMEOUT * 2 }, async () => {
   const { page, log } = await openHostile();
   const cdp = await page.context().newCDPSession(page);
   try {

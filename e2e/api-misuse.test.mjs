@@ -1,8 +1,7 @@
 // The JS API used as a hostile or careless caller would: overlapping calls,
 // wrong types and sizes, device losses, calls racing setFlags, and a long soak.
-// Each test names the defect of issue 9 it holds down.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,29 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { launchBrowser, startServer, REPO_ROOT } from './browser.mjs';
+import { REPO_ROOT } from './browser.mjs';
 import { compact, fnv1a, randomFlags } from './oracle.mjs';
 import { TEST_TIMEOUT, openPlayground, idle, results, typeFlags, flagCells } from './helpers.mjs';
 import { openApi as openApiOn, traps } from './api.mjs';
+import { useBrowser } from './fixture.mjs';
 
 const run = promisify(execFile);
-let server;
-let browser;
 
-before(async () => {
-  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
-  browser = await launchBrowser({ webgpu: true });
-});
+const ctx = useBrowser({ server: { allow: ['e2e/fixtures/'] } });
 
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
+const openApi = () => openApiOn(ctx.browser, ctx.server);
 
-const openApi = () => openApiOn(browser, server);
-
-test('1, 10: overlapping calls all settle with their own answers; a call uses the flags set before it', { timeout: TEST_TIMEOUT }, async () => {
+test('overlapping calls all settle with their own answers; a call uses the flags set before it', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi();
   try {
     const flags = randomFlags(5000, 0.4, 7);
@@ -61,7 +50,7 @@ test('1, 10: overlapping calls all settle with their own answers; a call uses th
   }
 });
 
-test('7, 11: every export given wrong types or sizes throws an Error with a kind, and the module goes on working', { timeout: TEST_TIMEOUT }, async () => {
+test('every export given wrong types or sizes throws an Error with a kind, and the module goes on working', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi();
   try {
     const report = await page.evaluate(async () => {
@@ -186,7 +175,7 @@ test('7, 11: every export given wrong types or sizes throws an Error with a kind
   }
 });
 
-test('8: maxFlags is the page’s limit too, and one more is refused in milliseconds without growing wasm memory', { timeout: TEST_TIMEOUT }, async () => {
+test('maxFlags is the page’s limit too, and one more is refused in milliseconds without growing wasm memory', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi();
   try {
     const out = await page.evaluate(async () => {
@@ -215,7 +204,7 @@ test('8: maxFlags is the page’s limit too, and one more is refused in millisec
     await page.close();
   }
   // The page's size box takes the same limit.
-  const { page: pg, log: log2 } = await openPlayground(browser, server.url);
+  const { page: pg, log: log2 } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const max = await pg.$eval('[data-testid="size"]', (e) => Number(e.max));
     assert.equal(max, 16 * 1024 * 1024);
@@ -225,7 +214,7 @@ test('8: maxFlags is the page’s limit too, and one more is refused in millisec
   }
 });
 
-test('2, 4, 12: events reach only their own playground; create() from the device-lost callback works; calls after a loss say device-lost', { timeout: TEST_TIMEOUT }, async () => {
+test('events reach only their own playground; create() from the device-lost callback works; calls after a loss say device-lost', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi();
   try {
     const out = await page.evaluate(async () => {
@@ -279,8 +268,8 @@ test('2, 4, 12: events reach only their own playground; create() from the device
   }
 });
 
-test('9: a link that names no flags keeps the visitor’s flags; every ignored part of a link is named', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(browser, server.url);
+test('a link that names no flags keeps the visitor’s flags; every ignored part of a link is named', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await typeFlags(page, '1 1 0 0 1 0 1');
     await page.evaluate(() => {

@@ -1,31 +1,19 @@
-// Long GPU work in slices (issue 25, finding 7): a benchmark is one turn on the
+// One playground's long GPU work never holds the others: a benchmark is one turn on the
 // page's GPU per sample, so another playground's call waits for one sample, not
 // for the whole benchmark, and an AbortSignal stops it before its next sample;
 // a large run on a software adapter is recorded in slices, one turn each.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startServer } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 import { TEST_TIMEOUT } from './helpers.mjs';
 import { openApi, traps } from './api.mjs';
 
-let server;
-let browser;
+const ctx = useBrowser({ server: { allow: ['e2e/fixtures/'] } });
 
-before(async () => {
-  server = await startServer({ port: 0, allow: ['e2e/fixtures/'] });
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.server.closeAllConnections();
-  await new Promise((resolve) => server?.server.close(resolve));
-});
-
-test('25.7: a long benchmark lets another playground run between its samples, and its AbortSignal stops it within a sample', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openApi(browser, server);
+test('a long benchmark lets another playground run between its samples, and its AbortSignal stops it within a sample', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(ctx.browser, ctx.server);
   try {
     const report = await page.evaluate(async () => {
       const { Playground } = window.api;
@@ -81,8 +69,8 @@ test('25.7: a long benchmark lets another playground run between its samples, an
   }
 });
 
-test('25.7: a large run on a software adapter lets another playground run between its slices, and is exact', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openApi(browser, server);
+test('a large run on a software adapter lets another playground run between its slices, and is exact', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(ctx.browser, ctx.server);
   try {
     const report = await page.evaluate(async () => {
       const { Playground, presetFlags } = window.api;
