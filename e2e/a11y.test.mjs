@@ -4,20 +4,19 @@
 // (initial, after a run, mid-way through the stepper), in both themes and in
 // Spanish.
 
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
 import { seriousViolations, contrastFailures, auditStates, twoElementHost } from './a11y.mjs';
 import { useBrowser } from './fixture.mjs';
 
-let _twoUrl;
-
-const ctx = useBrowser({ site: true });
 let twoUrl;
-
-before(async () => {
-  twoUrl = await twoElementHost(ctx.site);
+const ctx = useBrowser({
+  site: true,
+  setUp: async (f) => {
+    twoUrl = await twoElementHost(f.site);
+  },
 });
 
 const PAGES = {

@@ -77,8 +77,9 @@ test('every export given wrong types or sizes throws an Error with a kind, and t
         "setFlags(['1'])": () => pg.setFlags(['1']),
         'attachImage(-1, 5)': () => pg.attachImage(-1, 5),
         'attachImage(2**40, 5)': () => pg.attachImage(2 ** 40, 5),
-        // 25.8: 8192 × 8192 pinned 513 MiB of wasm memory for the page's life.
+        // 8192 × 8192 pinned 513 MiB of wasm memory for the page's life; drawOrder's image too.
         'attachImage(8192, 8192)': () => pg.attachImage(8192, 8192),
+        "drawOrder('scan', 8192, 8192, 4)": () => pg.drawOrder('scan', 8192, 8192, 4),
         "attachImage('a', 5)": () => pg.attachImage('a', 5),
         'attachCanvas(42)': () => pg.attachCanvas(42),
         "tileTrace('lookback', 0)": () => pg.tileTrace('lookback', 0),
@@ -140,6 +141,7 @@ test('every export given wrong types or sizes throws an Error with a kind, and t
       'attachImage(-1, 5)': 'range',
       'attachImage(2**40, 5)': 'range',
       'attachImage(8192, 8192)': 'range',
+      "drawOrder('scan', 8192, 8192, 4)": 'range',
       "attachImage('a', 5)": 'type',
       'attachCanvas(42)': 'type',
       "tileTrace('lookback', 0)": 'range',

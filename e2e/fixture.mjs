@@ -2,8 +2,10 @@
 // before/after hooks and returns the handles they fill: a headless Chromium
 // (WebGPU on SwiftShader, or none), and where asked a server of the
 // repository (`server`), a docs site of dist/ (`site`, e2e/site.mjs) or a
-// second browser without WebGPU (`cpuBrowser`). Each file has its own, so that
-// files run side by side. (Not a test file.)
+// second browser without WebGPU (`cpuBrowser`), then the file's own `setUp`
+// (in the same hook: Node 20 does not wait for one root hook before the
+// next). Each file has its own, so that files run side by side. (Not a test
+// file.)
 
 import { before, after } from 'node:test';
 
@@ -20,10 +22,11 @@ import { startSite } from './site.mjs';
  */
 
 /**
- * @param {{ webgpu?: boolean, server?: { allow?: string[], root?: string } | boolean, site?: boolean, cpuBrowser?: boolean }} [options]
+ * @param {{ webgpu?: boolean, server?: { allow?: string[], root?: string } | boolean, site?: boolean, cpuBrowser?: boolean,
+ *   setUp?: (fixture: Fixture) => Promise<void> }} [options]
  * @returns {Fixture}
  */
-export function useBrowser({ webgpu = true, server = false, site = false, cpuBrowser = false } = {}) {
+export function useBrowser({ webgpu = true, server = false, site = false, cpuBrowser = false, setUp } = {}) {
   /** @type {Fixture} */
   const f = { browser: /** @type {any} */ (null), cpuBrowser: null, server: null, site: null };
   before(async () => {
@@ -31,6 +34,7 @@ export function useBrowser({ webgpu = true, server = false, site = false, cpuBro
     if (site) f.site = await startSite();
     f.browser = await launchBrowser({ webgpu });
     if (cpuBrowser) f.cpuBrowser = await launchBrowser({ webgpu: false });
+    await setUp?.(f);
   });
   after(async () => {
     await f.browser?.close();

@@ -135,6 +135,41 @@ test('never while not rendered: a closed <details> and a hidden tab start when s
   }
 });
 
+test('a guest takes what its host hides: inside `visibility: hidden` it paints nothing, takes no click or Tab and does not start until shown; under `pointer-events: none` it takes no click', {
+  timeout: TEST_TIMEOUT,
+}, async () => {
+  // (The guide's CSP allows no inline style: the host's rules in a file of its own.)
+  await ctx.site.write('docs/guide/hidden-host.css', '.hidden { visibility: hidden; } .inert { pointer-events: none; } .shown { visibility: visible; }\n');
+  const body = `<button id="before">before</button><div id="tab" class="hidden"><compaction-playground id="h" flags="1001101001" panels="result"></compaction-playground></div><div class="inert"><compaction-playground id="n" autorun="false" flags="11" panels="result"></compaction-playground></div><button id="after">after</button>`;
+  const url = await hostPage('hidden-host', body, '<link rel="stylesheet" href="hidden-host.css">');
+  const { page, fetched } = await open(url, { wait: false, viewport: { width: 1100, height: 3000 } });
+  try {
+    await page.waitForSelector('#n >> [data-testid="poster-run"]');
+    await page.waitForTimeout(1500);
+    assert.deepEqual(fetched, ['compaction-playground.js'], 'nothing started inside the hidden tab');
+    const hidden = await page.$eval('#h', (e) => ({ visible: e.checkVisibility({ visibilityProperty: true }), visibility: getComputedStyle(e).visibility }));
+    assert.deepEqual(hidden, { visible: false, visibility: 'hidden' });
+    // Tab from the button before goes past the hidden element (the poster's button, under pointer-events: none, is still a control).
+    await page.focus('#before');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    assert.notEqual(focused, 'h', 'the hidden element takes no focus');
+    // A click on the poster's button under pointer-events: none reaches nothing of the element.
+    const box = await page.locator('#n >> [data-testid="poster-run"]').boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(500);
+    assert.equal(await page.$eval('#n', (e) => e.shadowRoot.querySelector('[data-testid="poster-run"]')?.disabled ?? null), false, 'the click went through to the host');
+    // Shown: it starts by itself.
+    await page.$eval('#tab', (e) => {
+      e.className = 'shown';
+    });
+    await page.waitForFunction(() => document.getElementById('h').isReady);
+    assert.equal((await page.$eval('#h', (e) => e.result)).count, 5);
+  } finally {
+    await page.close();
+  }
+});
+
 test('autorun="false": a poster of the flags and one button; no wasm until it is pressed, then the right answer', { timeout: TEST_TIMEOUT }, async () => {
   const url = await hostPage('poster', `<compaction-playground id="p" autorun="false" flags="1001101001" method="scan" panels="result"></compaction-playground>`);
   const { page, fetched } = await open(url, { wait: false });
@@ -151,6 +186,42 @@ test('autorun="false": a poster of the flags and one button; no wasm until it is
     assert.deepEqual((await results(page, '#p')).indices, [0, 3, 4, 6, 9]);
     assert.ok(fetched.includes('compaction_playground_bg.wasm'));
     assert.equal(await page.$eval('#p', (e) => e.getBoundingClientRect().height), before, 'the poster held the size of what replaced it');
+  } finally {
+    await page.close();
+  }
+});
+
+test('autorun="false": the poster survives every attribute change and the language, quotes a method as written (cut), and still starts on its button', { timeout: TEST_TIMEOUT }, async () => {
+  const url = await hostPage('poster-changes', `<compaction-playground id="q" autorun="false" flags="1001101001" method="scan" panels="result"></compaction-playground>`);
+  const { page, fetched } = await open(url, { wait: false });
+  try {
+    await page.waitForSelector('#q >> [data-testid="poster-run"]');
+    const changes = [
+      ['flags', '1 1 0 1'],
+      ['panels', 'result scan'],
+      ['preset', 'random 100 0.5 1'],
+      ['quiet', ''],
+      ['lang', 'es'],
+      ['method', `$&$\`$'${'x'.repeat(1_000_000)}`],
+    ];
+    for (const [name, value] of changes) {
+      await page.$eval('#q', (e, [n, v]) => e.setAttribute(n, v), [name, value]);
+      const poster = await page.$eval('#q', (e) => {
+        const p = e.shadowRoot.querySelector('[data-testid="poster"]');
+        return p && { text: p.textContent, button: Boolean(p.querySelector('[data-testid="poster-run"]')) };
+      });
+      assert.ok(poster?.button, `after ${name}: the poster and its button are there`);
+      if (name === 'method') {
+        assert.ok(poster.text.includes("$&$`$'xxx"), 'the method as written, no $ pattern expanded');
+        assert.ok(poster.text.length < 400, `a 1 MB method is quoted cut (${poster.text.length} characters)`);
+      }
+    }
+    assert.deepEqual(fetched, ['compaction-playground.js'], 'nothing more fetched meanwhile');
+    await page.$eval('#q', (e) => e.setAttribute('method', 'atomic'));
+    await page.click('#q >> [data-testid="poster-run"]');
+    await ready(page);
+    const r = await page.$eval('#q', (e) => e.result);
+    assert.deepEqual([r.n, r.method], [4, 'atomic'], 'the attributes as they stand (flags outrank the preset), compacted');
   } finally {
     await page.close();
   }

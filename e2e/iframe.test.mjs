@@ -4,7 +4,7 @@
 // parent only), and has its landmarks. The host's script is the one of
 // docs/embedding.md.
 
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { newLoggedPage } from './browser.mjs';
@@ -13,10 +13,11 @@ import { READY_MS, TEST_TIMEOUT, ready, idle } from './helpers.mjs';
 import { siteFiles } from './docs.mjs';
 import { useBrowser } from './fixture.mjs';
 
-const ctx = useBrowser({ site: true });
-
-before(async () => {
-  await ctx.site.write('docs/guide/playground-frames.js', (await siteFiles('plain'))['playground-frames.js']);
+const ctx = useBrowser({
+  site: true,
+  setUp: async (f) => {
+    await f.site.write('docs/guide/playground-frames.js', (await siteFiles('plain'))['playground-frames.js']);
+  },
 });
 
 /** The frame's origin differs from the host's: the host is on localhost, the frame on 127.0.0.1. */

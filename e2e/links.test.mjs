@@ -19,7 +19,8 @@ const alertKinds = (page) => page.evaluate(() => [...document.querySelector('com
 const hashOf = (page) => page.evaluate(() => location.hash);
 const flagCount = (page) => page.evaluate(() => document.querySelector('compaction-playground').flags.length);
 
-test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a yes; its 16 M flags download without a long task', { timeout: TEST_TIMEOUT }, async () => {
+// 16 M flags on SwiftShader: minutes of CPU, longer beside another file's tests.
+test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a yes; its 16 M flags download without a long task', { timeout: TEST_TIMEOUT * 2 }, async () => {
   const n = 1 << 24;
   assert.ok(n > ASK_ABOVE);
   const link = `#preset=random&n=${n}&density=0.5&seed=3&method=atomic`;
@@ -33,7 +34,7 @@ test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a 
 
     await page.evaluate(() => document.querySelector('compaction-playground').addEventListener('result', (e) => (window.lastResult = e.detail)));
     await page.click('compaction-playground [data-testid="ask-compute"]');
-    await page.waitForFunction((n) => window.lastResult?.n === n, n);
+    await page.waitForFunction((n) => window.lastResult?.n === n, n, { timeout: TEST_TIMEOUT });
     await idle(page);
     const r = await results(page);
     assert.equal(r.method, 'atomic');

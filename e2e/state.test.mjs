@@ -4,19 +4,20 @@
 // language flips, a slow wasm) never loses them; an attribute set while the
 // element is off the page wins when it is put back.
 
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { READY_MS, TEST_TIMEOUT, ready } from './helpers.mjs';
 import { useBrowser } from './fixture.mjs';
 
-const ctx = useBrowser({ site: true });
-
-before(async () => {
-  await ctx.site.write(
-    'docs/guide/state.html',
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="../assets/playground/compaction-playground.js"></script></head><body><main id="m"></main></body></html>',
-  );
+const ctx = useBrowser({
+  site: true,
+  setUp: async (f) => {
+    await f.site.write(
+      'docs/guide/state.html',
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="../assets/playground/compaction-playground.js"></script></head><body><main id="m"></main></body></html>',
+    );
+  },
 });
 
 test('rebuilt before start-up ended (language, move, flips, reconnect), the element keeps its attributes; set while away, they win', { timeout: TEST_TIMEOUT }, async () => {

@@ -35,6 +35,7 @@ done
 # The package is built below, as the scratch crate's dependency: not twice.
 log "cargo publish -p wgpu-compaction --dry-run --no-verify"
 cargo publish -p wgpu-compaction --dry-run --no-verify --allow-dirty --quiet
+cargo package -p wgpu-compaction --no-verify --allow-dirty --quiet
 crate="$(ls -t "$ROOT"/target/package/wgpu-compaction-*.crate | head -n 1)"
 unpacked="$ROOT/target/scratch-package"
 rm -rf "$unpacked"

@@ -23,9 +23,12 @@ export const LOADER_BUDGET = 8 * 1024;
  * 214 with the seams of issue 34: the wasm boundary's one backend (+0.6 KiB of
  * wasm, its calls boxed: inlined into every promise it was +2.1), the panels'
  * rows and typed context (+0.6 in the playground's chunk, +0.2 in the loader);
- * the tile view at 212.6.
+ * the tile view at 212.6. 216, the ceiling issue 35 sets for a page showing
+ * one panel, with issue 39's guest fixes in the loader (a poster that follows
+ * its attributes, a hidden host's element waiting, bounded links: +0.3) and
+ * the offscreen image's one cap (+0.1 of wasm): the tile view at 214.1.
  */
-export const PANEL_BUDGET = 214 * 1024;
+export const PANEL_BUDGET = 216 * 1024;
 
 /** The files a documentation site needs: the loader, the playground's entries, the wasm, the iframe route. */
 export const ELEMENT_FILES = [

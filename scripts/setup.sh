@@ -260,8 +260,10 @@ setup_docs_tools() {
   if [[ "$("$tools/bin/mdbook" --version 2>/dev/null)" == "mdbook v$SETUP_MDBOOK_VERSION" ]]; then
     setup_log "mdBook $SETUP_MDBOOK_VERSION present"
   else
-    setup_log "cargo install mdbook --version =$SETUP_MDBOOK_VERSION --locked --root target/docs-tools (a few minutes, once)"
-    cargo install mdbook --version "=$SETUP_MDBOOK_VERSION" --locked --root "$tools" </dev/null ||
+    # Only `mdbook build` is used: without its server and watcher (tokio, axum,
+    # notify), the compile takes a fraction of the time.
+    setup_log "cargo install mdbook --version =$SETUP_MDBOOK_VERSION --locked --no-default-features --features search --root target/docs-tools (a minute or two, once)"
+    cargo install mdbook --version "=$SETUP_MDBOOK_VERSION" --locked --no-default-features --features search --root "$tools" </dev/null ||
       setup_die "cargo install mdbook failed"
   fi
   setup_log "docs generators ready in target/docs-tools/"

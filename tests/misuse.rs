@@ -393,6 +393,16 @@ fn every_misuse_of_the_renderers_outputs_payload_and_segments_is_its_error() {
                 Box::new(aliased("indices", "payload")),
                 "indices and payload copies overlapping",
             ),
+            // The count copied after the pass over a range the pass wrote.
+            (
+                CompactionDesc {
+                    indices_to: Some((&args, 0)),
+                    instance_count_to: Some((&args, 0)),
+                    ..desc.clone()
+                },
+                Box::new(aliased("indices", "instance count")),
+                "the instance count copied over the indices",
+            ),
         ];
         for (desc, want, what) in &rows {
             refused(compactor, desc, want.as_ref(), what);
@@ -500,6 +510,14 @@ fn live_lengths_are_checked() {
         assert!(matches!(
             compactor.encode_len_from(&mut encoder, &compaction, &src, 16),
             Err(Error::BufferTooSmall { .. })
+        ));
+        // Its own length uniform as the source: a copy onto itself, refused here rather than at submit.
+        assert!(matches!(
+            compactor.encode_len_from(&mut encoder, &compaction, compaction.live(), 0),
+            Err(Error::Aliased {
+                first: "live length source",
+                second: "live"
+            })
         ));
     });
     drop(encoder);

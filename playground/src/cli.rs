@@ -1,5 +1,7 @@
-//! What the `compact` and `bench` binaries share: their options (`--name value`
-//! or `--name=value`, in any order) and JSON strings.
+//! What the `compact`, `bench` and `registers` binaries share: their arguments
+//! (a non-UTF-8 one refused, not a panic), options (`--name value` or
+//! `--name=value`, in any order), bounded `--source` files, what a failed write
+//! to stdout means, and JSON strings.
 
 /// The options left to read.
 pub struct Options<I: Iterator<Item = String>> {
@@ -81,6 +83,55 @@ fn escape(s: &str, max_chars: usize) -> String {
         }
     }
     out
+}
+
+/// The program's arguments after its name. One that is not UTF-8 is refused
+/// by its place (std's `args()` would panic on it).
+pub fn args() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(k, arg)| {
+            arg.into_string().map_err(|arg| {
+                format!(
+                    "argument {} is not UTF-8: {}",
+                    k + 1,
+                    escaped(&arg.to_string_lossy())
+                )
+            })
+        })
+        .collect()
+}
+
+/// The most bytes a `--source` file holds: a WGSL module is a few dozen KiB.
+pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
+
+/// A `--source` file: at most `MAX_SOURCE_BYTES` read (`/dev/zero` ends at
+/// once), UTF-8.
+pub fn read_source(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let shown = escaped(path);
+    let file = std::fs::File::open(path).map_err(|e| format!("--source {shown}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("--source {shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "--source {shown}: more than {MAX_SOURCE_BYTES} bytes: not a WGSL file"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("--source {shown}: not UTF-8 text"))
+}
+
+/// Stdout failed: a reader that went away (`| head`) ends the run quietly;
+/// anything else (a full disk) is said, exit 1.
+pub fn write_failed(program: &str, e: &std::io::Error) -> std::process::ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return std::process::ExitCode::SUCCESS;
+    }
+    eprintln!("{program}: cannot write the output: {e}");
+    std::process::ExitCode::FAILURE
 }
 
 #[cfg(test)]

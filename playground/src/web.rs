@@ -65,10 +65,6 @@ impl Drop for Playground {
     }
 }
 
-/// The most pixels `attachImage` draws offscreen: 64 MiB of RGBA, read back
-/// into wasm memory at every run (8192 × 8192 pinned 513 MiB for the page's life).
-const MAX_IMAGE_PIXELS: u64 = 4096 * 4096;
-
 #[wasm_bindgen]
 impl Playground {
     /// Opens WebGPU (or joins the device other playgrounds of the page opened).
@@ -194,15 +190,7 @@ impl Playground {
         let gpu = self.drawing()?;
         let device = &gpu.shared.context.device;
         let max = u64::from(device.limits().max_texture_dimension_2d);
-        let size = |v: &JsValue, what| args::whole(v, what, 1, max).map(|n| n as u32);
-        let width = size(&width, "the width").map_err(js_error)?;
-        let height = size(&height, "the height").map_err(js_error)?;
-        // Every run reads the image back into wasm memory, which never shrinks: a cap.
-        if u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
-            return Err(js_error(Error::Range(format!(
-                "an image of {width} × {height} pixels is more than the {MAX_IMAGE_PIXELS} (4096 × 4096) drawn offscreen"
-            ))));
-        }
+        let (width, height) = args::image_size(&width, &height, max).map_err(js_error)?;
         let image = OffscreenImage::new(device, width, height);
         *gpu.image.borrow_mut() = Some(Rc::new(image));
         *gpu.canvas.borrow_mut() = None;

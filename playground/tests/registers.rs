@@ -126,3 +126,59 @@ fn the_portable_build_compiles_and_bad_arguments_are_refused() {
         );
     }
 }
+
+#[test]
+fn registers_behaves_like_bench_at_every_boundary() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Stdio;
+    // --source is bounded: /dev/zero is refused at once, not read to the end of memory.
+    let out = registers(&["--source", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("more than"), "{err}");
+    // A reader that went away (`| head`): quiet success, no panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_registers"))
+        .arg("--portable")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run registers");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("registers ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // A full disk: exit 1 with a line.
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let out = Command::new(env!("CARGO_BIN_EXE_registers"))
+            .arg("--help")
+            .stdout(full)
+            .output()
+            .expect("run registers");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("cannot write the output") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    // An argument that is not UTF-8 is refused by each CLI, not a panic.
+    let bad = std::ffi::OsStr::from_bytes(b"--method=\xff");
+    for exe in [
+        env!("CARGO_BIN_EXE_registers"),
+        env!("CARGO_BIN_EXE_bench"),
+        env!("CARGO_BIN_EXE_compact"),
+    ] {
+        let out = Command::new(exe)
+            .arg(bad)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{exe}: {err}");
+        assert!(
+            err.contains("not UTF-8") && !err.contains("panicked"),
+            "{exe}: {err}"
+        );
+    }
+}

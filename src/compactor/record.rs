@@ -68,6 +68,13 @@ impl Compactor {
             Length::Capacity => self.record_len(encoder, compaction, compaction.capacity)?,
             Length::Flags(len) => self.record_len(encoder, compaction, len)?,
             Length::Gpu { buffer, offset } => {
+                // The length's own uniform as its source: a copy onto itself, which wgpu refuses at submit.
+                if *buffer == compaction.live {
+                    return Err(Error::Aliased {
+                        first: "live length source",
+                        second: "live",
+                    });
+                }
                 // One word, copied from any offset that is a multiple of 4.
                 self.check_range(
                     ("live length source", "live length offset"),

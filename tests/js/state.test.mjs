@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { wasm } from './kernels.mjs';
-import { parseHash, formatHash, parsePresetAttribute, formatPresetAttribute, parseFlagsAttribute, flagsText, MAX_CELLS } from '../../www/core/state.js';
+import { parseHash, formatHash, parsePresetAttribute, formatPresetAttribute, parseFlagsAttribute, flagsText, MAX_CELLS, MAX_HASH_PARTS, hashParams } from '../../www/core/state.js';
 
 const encode = (f) => wasm.encodeFlags(f);
 const decode = (c) => wasm.decodeFlags(c);
@@ -60,4 +60,19 @@ test('embed.html posts to its parent’s origin: the hash names it, else the bro
   assert.equal(parentOrigin(null, undefined, ''), null);
   assert.equal(parentOrigin('not a url', undefined, ''), null);
   assert.equal(parentOrigin(null, ['null'], 'file:///x.html'), null, 'an opaque origin names nobody');
+});
+
+test('a crafted hash of a million unknown or empty keys is read only as far as MAX_HASH_PARTS, its rest said once', () => {
+  const read = (code) => parseFlagsAttribute(code, wasm);
+  for (const unit of ['x=1&', '&', 'a&']) {
+    const hash = `#method=atomic&${unit.repeat(500_000)}`;
+    const { state, ignored, error } = parseHash(hash, read);
+    assert.equal(error, null);
+    assert.equal(state.method, 'atomic', 'what comes first is read');
+    assert.ok(ignored.length <= MAX_HASH_PARTS + 1, `${unit}: ${ignored.length} parts looked at`);
+    assert.ok(ignored[0].part.endsWith('…'), 'the rest is said once, cut, first');
+  }
+  const { params, rest } = hashParams(`#${'k=v&'.repeat(MAX_HASH_PARTS - 1)}flags=1011`);
+  assert.equal(rest, '', 'a link of MAX_HASH_PARTS parts is read whole');
+  assert.equal(params.get('flags'), '1011');
 });

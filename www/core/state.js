@@ -95,6 +95,31 @@ export function parseFlagsAttribute(text, wasm) {
 const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 'block', 'tile', ...EMBED_KEYS];
 
 /**
+ * The most parts (`key=value`, between `&`) of a hash that are read: every key
+ * that means something fits several times over, and a crafted link of a
+ * million empty or unknown keys costs no more than this many.
+ */
+export const MAX_HASH_PARTS = 64;
+
+/**
+ * `hash` (with or without its `#`) as URLSearchParams of its first
+ * MAX_HASH_PARTS parts, and `rest`: the text past them ('' when none).
+ * @param {string} hash
+ */
+export function hashParams(hash) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  let at = 0;
+  let parts = 0;
+  while (parts < MAX_HASH_PARTS) {
+    const end = text.indexOf('&', at);
+    parts++;
+    if (end < 0) return { params: new URLSearchParams(text), rest: '' };
+    at = end + 1;
+  }
+  return { params: new URLSearchParams(text.slice(0, at - 1)), rest: text.slice(at) };
+}
+
+/**
  * Parses `location.hash`. Returns `{ state, flags, error, ignored }`: on any
  * malformed part the state is the default one and `error` is `{ key, params }`
  * of the `hash.<key>` message saying what was wrong (the page shows it).
@@ -104,12 +129,13 @@ const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 
  * (throws on malformed packing).
  */
 export function parseHash(hash, decodeFlags) {
-  const text = hash.replace(/^#/, '');
   const state = defaultState();
-  if (text === '') return { state, flags: null, error: null, ignored: [] };
+  const { params, rest } = hashParams(hash);
+  if (params.size === 0 && !rest) return { state, flags: null, error: null, ignored: [] };
   const ignored = [];
+  // Past MAX_HASH_PARTS nothing is read: said once, with where it starts.
+  if (rest) ignored.push({ part: `${rest.slice(0, 60)}…`, why: 'unknown' });
   try {
-    const params = new URLSearchParams(text);
     for (const [key, value] of params) {
       if (!HASH_KEYS.includes(key)) ignored.push({ part: value ? `${key}=${value}` : key, why: 'unknown' });
     }

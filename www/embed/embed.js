@@ -9,6 +9,7 @@
 // else the browser's record of who framed it, else the referrer's. When none
 // is known it posts nothing.
 
+import { hashParams } from '../core/state.js';
 import { THEMES } from '../core/theme.js';
 import { LANGS } from '../i18n/langs.js';
 import { parentOrigin } from './origin.js';
@@ -18,7 +19,7 @@ const framed = window.parent !== window;
 
 /** The embedding keys of the hash the element does not read itself. */
 function hashSettings() {
-  const params = new URLSearchParams(location.hash.slice(1));
+  const { params } = hashParams(location.hash);
   return { theme: params.get('theme'), lang: params.get('lang'), panels: params.get('panels'), origin: params.get('origin') };
 }
 

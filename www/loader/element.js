@@ -19,6 +19,7 @@ import { THEMES, resolveTheme, watchTheme } from '../core/theme.js';
 import { h } from '../core/dom.js';
 import { pickLang } from '../i18n/langs.js';
 import { LOADER_MESSAGES } from '../i18n/loader.js';
+import { hashParams } from '../core/state.js';
 import { reserve, flagCount, WIDE } from './reserve.js';
 import { staysInside } from './keys.js';
 import { whenSeen } from './visibility.js';
@@ -186,7 +187,7 @@ export class CompactionPlaygroundElement extends Base {
     }
     if (name === 'loading' && value === 'eager') this.start();
     if (this.playground) return this.playground.attributeChanged(name, value);
-    if (['panels', 'flags', 'preset', 'quiet'].includes(name)) this.showPlaceholder();
+    if (['panels', 'flags', 'preset', 'quiet', 'method', 'autorun'].includes(name)) this.showWaiting();
   }
 
   /**
@@ -214,6 +215,21 @@ export class CompactionPlaygroundElement extends Base {
       .map(({ panel }) => h('section', { class: `card skeleton ${panelRow(panel)?.card ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
     this.wrapper.replaceChildren(status, ...cards);
     this.updateReserve();
+  }
+
+  /**
+   * Before the code is in: the placeholder, and on it the poster while
+   * `autorun="false"` waits for a press (an attribute or the language
+   * changed: the poster follows, it never turns into a lasting "Loading…").
+   */
+  showWaiting() {
+    this.showPlaceholder();
+    if (this.starting || this.saved || this.getAttribute('loading') === 'eager') return;
+    if (this.getAttribute('autorun') === 'false') {
+      this.stopWatching?.();
+      this.stopWatching = null;
+      this.showPoster();
+    } else if (!this.stopWatching) this.stopWatching = whenSeen(this, () => this.start());
   }
 
   showPoster() {
@@ -295,7 +311,7 @@ export class CompactionPlaygroundElement extends Base {
    * else the browser's, else English.
    */
   resolveLang() {
-    const hash = this.hasAttribute('sync-url') ? new URLSearchParams(location.hash.slice(1)).get('lang') : null;
+    const hash = this.hasAttribute('sync-url') ? hashParams(location.hash).params.get('lang') : null;
     return pickLang(this.chosenLang ?? this.getAttribute('lang') ?? hash);
   }
 
@@ -312,7 +328,7 @@ export class CompactionPlaygroundElement extends Base {
     if (lang === this.wrapper.lang) return;
     this.wrapper.lang = lang;
     if (this.playground) this.playground.setLang(lang);
-    else if (!this.starting) this.showPlaceholder();
+    else if (!this.starting) this.showWaiting();
     this.emit('langchange', { lang });
   }
 

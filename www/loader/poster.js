@@ -14,6 +14,15 @@ function digits(flags) {
   return cells.length <= 256 ? cells.join(' ') : null;
 }
 
+/** The longest method name a poster quotes (a page's attribute may hold anything). */
+const MAX_QUOTED = 40;
+
+/** `text` cut to MAX_QUOTED characters. @param {string} text */
+const cut = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
+
+/** `{name}` in `template` replaced by `values`' text as it is (no `$` patterns). @param {string} template  @param {Record<string, string>} values */
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+
 /**
  * The poster for `el` in `lang`: `{ element, button }`.
  * @param {{ flags: string|null, method: string, n: number, lang: string, onRun: () => void }} options
@@ -26,7 +35,7 @@ export function poster({ flags, method, n, lang, onRun }) {
     'div',
     { class: 'poster', 'data-testid': 'poster' },
     shown ? h('p', { class: 'poster-flags' }, h('code', {}, shown)) : null,
-    h('p', { class: 'poster-text' }, words.poster.replace('{n}', String(n)).replace('{method}', method)),
+    h('p', { class: 'poster-text' }, fill(words.poster, { n: String(n), method: cut(method) })),
     button,
   );
   return { element, button };

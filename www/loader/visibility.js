@@ -16,18 +16,34 @@ export function whenSeen(el, onSeen) {
     onSeen();
     return () => {};
   }
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let polling;
+  const stop = () => {
+    observer.disconnect();
+    clearInterval(polling);
+  };
+  const seen = () => {
+    stop();
+    onSeen();
+  };
   const observer = new IntersectionObserver(
     (entries) => {
       const last = entries[entries.length - 1];
-      if (!last?.isIntersecting || !rendered(el)) return;
-      observer.disconnect();
-      onSeen();
+      clearInterval(polling);
+      if (!last?.isIntersecting) return;
+      if (rendered(el)) return seen();
+      // Near the screen but hidden (`visibility: hidden` of a container):
+      // showing it moves no box, so no intersection is reported; look now and then.
+      polling = setInterval(() => rendered(el) && seen(), POLL_MS);
     },
     { rootMargin: MARGIN },
   );
   observer.observe(el);
-  return () => observer.disconnect();
+  return stop;
 }
+
+/** How often a hidden element near the screen looks whether it was shown. */
+const POLL_MS = 500;
 
 /** False inside a closed <details>, `content-visibility: hidden`, `display: none` or `visibility: hidden`. */
 export function rendered(el) {

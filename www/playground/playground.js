@@ -86,7 +86,9 @@ export class Playground {
     }
     this.context = panelContext(this.session, this);
     replace(this.root, this.status.element, Object.values(this.cards));
-    this.root.addEventListener('cp-error', (e) => this.session.unexpected(/** @type {CustomEvent} */ (e).detail));
+    // On the element's wrapper, which outlives this view: removed in destroy(), or every language switch would keep its view alive.
+    this.onError = (/** @type {Event} */ e) => this.session.unexpected(/** @type {CustomEvent} */ (e).detail);
+    this.root.addEventListener('cp-error', this.onError);
     this.showPanels();
   }
 
@@ -311,6 +313,7 @@ export class Playground {
   // ------------------------------------------------------------ teardown --
   destroy() {
     this.destroyed = true;
+    this.root.removeEventListener('cp-error', this.onError);
     this.each('destroy');
     this.status.destroy();
   }

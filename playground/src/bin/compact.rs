@@ -31,7 +31,7 @@ fn parse_args() -> Result<Args, String> {
         input: None,
         format: FlagsFormat::List,
     };
-    let mut options = cli::Options::new(std::env::args().skip(1));
+    let mut options = cli::Options::new(cli::args()?.into_iter());
     while let Some((name, inline)) = options.next_option() {
         let help = usage();
         let mut value = || options.value(&name, inline.clone(), &help);
@@ -93,7 +93,10 @@ fn main() -> ExitCode {
         eprintln!("compact: the standard output is closed: nowhere to write the result");
         return ExitCode::from(1);
     }
-    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+    if std::env::args_os()
+        .skip(1)
+        .any(|a| a == "-h" || a == "--help")
+    {
         return write_out(|out| writeln!(out, "{}", usage()));
     }
     let args = match parse_args() {

@@ -14,9 +14,11 @@
 
 use std::collections::BTreeSet;
 use std::ffi::CStr;
+use std::io::Write;
 use std::process::ExitCode;
 
 use ash::vk;
+use compaction_playground::cli;
 use wgpu_compaction::teaching::layout::WIDE_BITS_SUBTILES;
 use wgpu_compaction::teaching::{shader_sources, LookbackOptions};
 use wgpu_compaction::Method;
@@ -26,34 +28,55 @@ const USAGE: &str = "usage: registers [--source tile-kernels-variant.wgsl ...] [
 fn main() -> ExitCode {
     let mut sources = Vec::new();
     let mut subgroups = true;
-    let mut args = std::env::args().skip(1);
+    let mut args = match cli::args() {
+        Ok(args) => args.into_iter(),
+        Err(e) => return fail(&e, 2),
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--source" => match args
-                .next()
-                .map(|p| std::fs::read_to_string(&p).map(|t| (p, t)))
-            {
+            "--source" => match args.next().map(|p| cli::read_source(&p).map(|t| (p, t))) {
                 Some(Ok(source)) => sources.push(source),
-                Some(Err(e)) => return fail(&format!("--source: {e}"), 2),
+                Some(Err(e)) => return fail(&e, 2),
                 None => return fail("--source needs a file", 2),
             },
             "--portable" => subgroups = false,
             "--help" | "-h" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
+                let mut out = std::io::stdout().lock();
+                return match writeln!(out, "{USAGE}").and_then(|()| out.flush()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => cli::write_failed("registers", &e),
+                };
             }
-            other => return fail(&format!("unknown argument {other:?}\n{USAGE}"), 2),
+            other => {
+                return fail(
+                    &format!("unknown argument {}\n{USAGE}", cli::escaped(other)),
+                    2,
+                )
+            }
         }
     }
     match run(&sources, subgroups) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e, 1),
+        Err(Failure::Write(e)) => cli::write_failed("registers", &e),
+        Err(Failure::Run(e)) => fail(&e, 1),
     }
 }
 
 fn fail(message: &str, code: u8) -> ExitCode {
-    eprintln!("registers: {message}");
+    eprintln!("registers: {}", cli::shown(message));
     ExitCode::from(code)
+}
+
+/// Why a run stopped: stdout failed (a reader gone, a full disk), or the GPU's work.
+enum Failure {
+    Write(std::io::Error),
+    Run(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Run(e)
+    }
 }
 
 /// One pipeline to compile: its name in the output, the module's WGSL, the entry
@@ -406,9 +429,11 @@ unsafe fn read_statistics(gpu: &Gpu, pipeline: vk::Pipeline) -> Result<Vec<Strin
     Ok(out)
 }
 
-fn run(sources: &[(String, String)], subgroups: bool) -> Result<(), String> {
+fn run(sources: &[(String, String)], subgroups: bool) -> Result<(), Failure> {
     let gpu = open()?;
-    println!(
+    let mut out = std::io::stdout().lock();
+    let mut line = |text: std::fmt::Arguments| writeln!(out, "{text}").map_err(Failure::Write);
+    line(format_args!(
         "registers: {}; {} build; robustBufferAccess2 {}{}",
         gpu.name,
         if subgroups { "subgroups" } else { "portable" },
@@ -417,19 +442,21 @@ fn run(sources: &[(String, String)], subgroups: bool) -> Result<(), String> {
             Some(_) => "",
             None => "; no statistics: the driver lacks VK_KHR_pipeline_executable_properties",
         }
-    );
+    ))?;
     let mut failed = 0;
     for job in jobs(sources, subgroups) {
         match statistics(&gpu, &job, subgroups) {
-            Ok(stats) => println!("{}  {}", job.name, stats.join(" ")),
+            Ok(stats) => line(format_args!("{}  {}", job.name, stats.join(" ")))?,
             Err(e) => {
                 failed += 1;
-                println!("{}  error: {}", job.name, e.lines().next().unwrap_or(""));
+                let first = e.lines().next().unwrap_or("");
+                line(format_args!("{}  error: {}", job.name, cli::escaped(first)))?;
             }
         }
     }
+    out.flush().map_err(Failure::Write)?;
     if failed > 0 {
-        return Err(format!("{failed} pipelines did not compile"));
+        return Err(Failure::Run(format!("{failed} pipelines did not compile")));
     }
     Ok(())
 }

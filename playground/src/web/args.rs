@@ -291,3 +291,21 @@ pub fn aborted(signal: &JsValue) -> Option<bool> {
             .and_then(|v| v.as_bool())
     })
 }
+
+/// The most pixels an image drawn offscreen has (`attachImage`, `drawOrder`):
+/// 64 MiB of RGBA, read back into wasm memory, which never shrinks (8192 ×
+/// 8192 kept 513 MiB for the page's life).
+pub(super) const MAX_IMAGE_PIXELS: u64 = 4096 * 4096;
+
+/// An image's width and height: whole, from 1 to `max_side`, at most
+/// `MAX_IMAGE_PIXELS` together.
+pub(super) fn image_size(width: &JsValue, height: &JsValue, max_side: u64) -> Result<(u32, u32)> {
+    let width = whole(width, "the width", 1, max_side)? as u32;
+    let height = whole(height, "the height", 1, max_side)? as u32;
+    if u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
+        return Err(Error::Range(format!(
+            "an image of {width} × {height} pixels is more than the {MAX_IMAGE_PIXELS} (4096 × 4096) drawn offscreen"
+        )));
+    }
+    Ok((width, height))
+}

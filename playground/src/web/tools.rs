@@ -128,12 +128,11 @@ impl Playground {
         let input = state.backend.input(state.flags.borrow().clone());
         let max_side = state.backend.max_image_side();
         let parsed = (|| -> crate::Result<(Method, u32, u32, u32)> {
-            let side =
-                |v: &JsValue, what| args::whole(v, what, 1, max_side.max(1)).map(|s| s as u32);
+            let (width, height) = args::image_size(&width, &height, max_side.max(1))?;
             Ok((
                 args::method(&method)?,
-                side(&width, "the width")?,
-                side(&height, "the height")?,
+                width,
+                height,
                 args::whole(&groups, "groups", 1, MAX_GROUPS)? as u32,
             ))
         })();

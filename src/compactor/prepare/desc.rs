@@ -85,7 +85,7 @@ pub struct PayloadDesc<'a> {
     /// The dense copies: visible object number `k` (in the order of the indices)
     /// at word `words · k` of this range of your buffer (`STORAGE`, aligned
     /// offset, room for `capacity · words` u32), or `None` for a buffer of the
-    /// compaction's own ([`Compaction::payload`]).
+    /// compaction's own ([`crate::Compaction::payload`]).
     pub to: Option<BufferAt<'a>>,
 }
 
@@ -93,7 +93,7 @@ pub struct PayloadDesc<'a> {
 /// [`CompactionDesc::segments`]).
 #[derive(Clone, Debug)]
 pub struct SegmentsDesc<'a> {
-    /// `count` [`Segment`]s (16 bytes each), read on the GPU every encode, so
+    /// `count` [`crate::Segment`]s (16 bytes each), read on the GPU every encode, so
     /// that a renderer can rewrite them: `STORAGE` usage, the offset aligned as
     /// the flags'.
     pub segments: BufferAt<'a>,
@@ -102,7 +102,7 @@ pub struct SegmentsDesc<'a> {
     /// Where the records go: `count` indirect-argument records (as `draw`: 20
     /// bytes indexed, 16 not), then one u32, the draw count. This range of your
     /// buffer (`STORAGE | INDIRECT | COPY_DST`, aligned offset), or `None` for a
-    /// buffer of the compaction's own ([`Compaction::segment_args`]).
+    /// buffer of the compaction's own ([`crate::Compaction::segment_args`]).
     pub args_to: Option<BufferAt<'a>>,
 }
 

@@ -267,5 +267,21 @@ fn check_aliasing(desc: &CompactionDesc) -> Result<()> {
             }
         }
     }
+    // The count is copied after the pass: over any range the compaction binds,
+    // it would overwrite an index, an argument or a flag of the next frame.
+    if let Some(at) = desc.instance_count_to {
+        let count = Bound::new("instance count", at, 1, [None, None]);
+        let over = bound.iter().find(|b| {
+            b.buffer == count.buffer
+                && b.range.start < count.range.end
+                && count.range.start < b.range.end
+        });
+        if let Some(b) = over {
+            return Err(Error::Aliased {
+                first: b.what,
+                second: count.what,
+            });
+        }
+    }
     Ok(())
 }

@@ -16,8 +16,6 @@ pub const MAX_WARMUP: usize = 10_000;
 pub const MAX_PAYLOAD_WORDS: usize = 16;
 /// The most `--segments`.
 pub const MAX_SEGMENTS: usize = 1 << 20;
-/// The largest `--source` file read.
-pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
 
 /// What the command line asks for.
 pub enum Parsed {
@@ -105,7 +103,7 @@ pub fn parse_args() -> Result<Parsed, String> {
         payload: Vec::new(),
         segments: Vec::new(),
     };
-    let mut options = cli::Options::new(std::env::args().skip(1));
+    let mut options = cli::Options::new(cli::args()?.into_iter());
     while let Some((name, inline)) = options.next_option() {
         let mut value = || options.value(&name, inline.clone(), USAGE);
         match name.as_str() {
@@ -148,7 +146,7 @@ pub fn parse_args() -> Result<Parsed, String> {
             }
             "--source" => {
                 let path = value()?;
-                let text = read_source(&path)?;
+                let text = cli::read_source(&path)?;
                 let name = std::path::Path::new(&path)
                     .file_stem()
                     .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
@@ -175,20 +173,4 @@ fn whole(value: &str, what: &str, min: usize, max: usize) -> Result<usize, Strin
             "{what} must be a whole number from {min} to {max}, not `{value}`"
         )),
     }
-}
-
-/// A `--source` file: at most `MAX_SOURCE_BYTES`, UTF-8.
-fn read_source(path: &str) -> Result<String, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("--source {path}: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("--source {path}: {e}"))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(format!(
-            "--source {path}: more than {MAX_SOURCE_BYTES} bytes: not a WGSL file"
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| format!("--source {path}: not UTF-8 text"))
 }

@@ -28,16 +28,6 @@ use copy::{CopyVec4, FixedCost, References};
 use report::{print_header, print_json, print_table};
 use timer::Timer;
 
-/// Stdout failed: a reader that went away (`| head`) ends the run quietly, as
-/// `compact` does; anything else (a full disk) is said.
-fn write_failed(e: &std::io::Error) -> ExitCode {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return ExitCode::SUCCESS;
-    }
-    eprintln!("bench: cannot write the output: {e}");
-    ExitCode::FAILURE
-}
-
 fn main() -> ExitCode {
     let args = match args::parse_args() {
         Ok(args::Parsed::Run(args)) => args,
@@ -167,7 +157,7 @@ fn main() -> ExitCode {
     let mut out = std::io::stdout().lock();
     if !args.json {
         if let Err(e) = print_header(&mut out) {
-            return write_failed(&e);
+            return compaction_playground::cli::write_failed("bench", &e);
         }
     }
     for &density in &args.densities {
@@ -190,7 +180,7 @@ fn main() -> ExitCode {
                 print_table(&mut out, &size_rows)
             };
             if let Err(e) = printed.and_then(|()| std::io::Write::flush(&mut out)) {
-                return write_failed(&e);
+                return compaction_playground::cli::write_failed("bench", &e);
             }
         }
     }
