@@ -17,6 +17,7 @@ import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
 import { PANELS_WITH_WORDS as PANEL_TABLES } from '../www/core/panels.js';
 import { PANELS } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
+import { reserve, SAMPLE_WIDTHS } from '../www/loader/reserve.js';
 import { useBrowser } from './fixture.mjs';
 
 const ctx = useBrowser({ site: true });
@@ -353,6 +354,49 @@ test('no layout shift: the element reserves its size before it loads, and a run 
     } finally {
       await page.close();
     }
+  }
+});
+
+test('compaction-playground-reserve.css alone (no script yet): any panels, method and quiet get what reserve() gives, at the three page widths', { timeout: TEST_TIMEOUT }, async () => {
+  const cases = [
+    ['', 'scan', false],
+    ['', 'lookback', false],
+    ['editor result scan', 'scan', false],
+    ['editor result scan', 'scan', true],
+    ['scan tiles code', 'lookback', false],
+    ['scan tiles', 'scan', false],
+    ['result atomic', 'atomic', false],
+    ['tiles', 'tile-atomic', false],
+    ['draw order bench', 'scan', false],
+  ];
+  const body = cases
+    .map(
+      ([panels, method, quiet], k) => `<compaction-playground id="u${k}" flags="1001101001" method="${method}"${panels ? ` panels="${panels}"` : ''}${quiet ? ' quiet' : ''}></compaction-playground>`,
+    )
+    .join('');
+  // No loader: the elements stay undefined, sized by the stylesheet alone.
+  await ctx.site.write(
+    'docs/guide/reserve-css.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP}<title>reserve</title><link rel="stylesheet" href="../assets/playground/compaction-playground-reserve.css"></head><body>${body}</body></html>`,
+  );
+  const page = await ctx.browser.newPage();
+  try {
+    for (const [viewport, widthEm] of [
+      [1200, SAMPLE_WIDTHS[0]],
+      [900, SAMPLE_WIDTHS[1]],
+      [500, SAMPLE_WIDTHS[2]],
+    ]) {
+      await page.setViewportSize({ width: viewport, height: 800 });
+      await page.goto(ctx.site.url('guide/reserve-css.html'));
+      for (const [k, [panels, method, quiet]] of cases.entries()) {
+        const got = await page.$eval(`#u${k}`, (e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).fontSize));
+        const set = panels ? new Set(panels.split(' ')) : new Set(PANELS);
+        const want = reserve(set, { widthEm, method, status: !quiet }).total;
+        assert.ok(Math.abs(got - want) < 0.05, `${viewport}px, panels="${panels}" method=${method}${quiet ? ' quiet' : ''}: ${got.toFixed(2)} em, reserve() ${want} em`);
+      }
+    }
+  } finally {
+    await page.close();
   }
 });
 

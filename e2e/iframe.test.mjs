@@ -136,3 +136,38 @@ test('the host’s messages set the theme and the language; a message from anyon
     await page.close();
   }
 });
+
+test('the recipe’s script follows a theme set on <body> and adopts a frame that arrives after load (a site navigating without reloading)', { timeout: TEST_TIMEOUT }, async () => {
+  // A generator that themes <body> (a class and its color-scheme, in a file: the guide's pages allow no inline style).
+  await ctx.site.write('docs/guide/body-theme.css', 'body.night { color-scheme: dark; }\n');
+  await ctx.site.write(
+    'docs/guide/later.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>later</title><link rel="stylesheet" href="../theme.css"><link rel="stylesheet" href="body-theme.css"></head><body><main class="content" id="m"><h1>Docs</h1></main>
+<script type="module" src="playground-frames.js"></script></body></html>`,
+  );
+  const { page } = await newLoggedPage(ctx.browser);
+  page.setDefaultTimeout(READY_MS);
+  try {
+    await page.goto(ctx.site.url('guide/later.html'));
+    await page.waitForLoadState('load');
+    await page.evaluate(() => document.body.classList.add('night'));
+    // The frame arrives after the script ran, as a client-side navigation would bring it.
+    await page.evaluate((src) => {
+      const frame = Object.assign(document.createElement('iframe'), { src, title: 'playground', width: '100%', height: '900' });
+      frame.dataset.compactionPlayground = '';
+      document.getElementById('m').append(frame);
+    }, `${frameBase()}embed.html#flags=1001101001&method=scan&panels=result`);
+    const frame = await (await page.waitForSelector('iframe')).contentFrame();
+    await ready(frame);
+    await frame.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
+    // Sized by its content, not left at the 900 px it came with.
+    await page.waitForFunction(() => document.querySelector('iframe').height !== '900');
+    const height = Number(await page.$eval('iframe', (f) => f.height));
+    assert.ok(height > 100 && height < 900, `${height}px`);
+    // Back to light on <body>: the frame follows.
+    await page.evaluate(() => document.body.classList.remove('night'));
+    await frame.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'light');
+  } finally {
+    await page.close();
+  }
+});

@@ -73,7 +73,7 @@ test('flagCount reads the attributes as far as they tell', () => {
 
 test('the host-page rule covers every panel alone and all of them, at three widths', () => {
   const css = reserveCss();
-  for (const p of PANELS) assert.match(css, new RegExp(`compaction-playground\\[panels="${p}"\\]:not\\(:defined\\)`));
+  for (const p of PANELS) assert.match(css, new RegExp(`compaction-playground\\[panels~="${p}"\\]:not\\(:defined\\) \\{\\n  --cp-r-${p}: [\\d.]+em;`));
   assert.equal((css.match(/compaction-playground:not\(:defined\) \{/g) ?? []).length, 3);
   assert.match(css, /@media \(max-width: 40em\)/);
   assert.doesNotMatch(css, /NaN|undefined/);

@@ -123,17 +123,51 @@ export function flagCount(flags, preset) {
   return 10;
 }
 
+/** The custom property holding `panel`'s share of an undefined element's height in the host-page stylesheet. */
+const share = (panel) => `--cp-r-${panel}`;
+
 /**
  * The host-page stylesheet (compaction-playground-reserve.css): the same
- * reservation before the loader has run, for the common `panels` values. A
- * site that paints before its scripts run includes it; it styles nothing but
- * undefined `<compaction-playground>` elements.
+ * reservation before the loader has run, for any `panels` (space-separated, as
+ * the guide writes it), `method` and `quiet`. Each panel's share (its card and
+ * a gap) is a custom property, zero unless `panels` lists it (or is absent:
+ * every panel); the min-height is their sum. The pairs share a row or a place
+ * as reserve() has them. A site that paints before its scripts run includes
+ * it; it styles nothing but undefined `<compaction-playground>` elements.
  */
 export function reserveCss() {
+  const el = (more = '') => `compaction-playground${more}:not(:defined)`;
+  const decl = (/** @type {[string, number][]} */ pairs) => pairs.map(([p, em]) => `  ${share(p)}: ${round(em)}em;`).join('\n');
+  const tiled = `:is(${TILE_METHODS.map((m) => `[method="${m}"]`).join(', ')})`;
+  const pairRows = PANEL_ROWS.filter((r) => r.paired).map((r) => r.name);
+  const [scan, tiles] = PANEL_ROWS.filter((r) => r.stepper).map((r) => r.name);
+  /** @param {number} widthEm */
   const rules = (widthEm) => {
-    const rule = (selector, set) => `${selector} {\n  display: block;\n  min-height: ${reserve(set, { widthEm }).total}em;\n}`;
-    const list = [rule('compaction-playground:not(:defined)', new Set(PANELS))];
-    for (const p of PANELS) list.push(rule(`compaction-playground[panels="${p}"]:not(:defined)`, new Set([p])));
+    const alone = Object.fromEntries(PANELS.map((p) => [p, reserve(new Set([p]), { widthEm }).cards[0].em + GAP_EM]));
+    const pairEm = widthEm >= WIDE ? reserve(new Set(pairRows), { widthEm }).cards[0].em + GAP_EM : null;
+    const all = PANELS.map((p) => /** @type {[string, number]} */ ([p, alone[p]]));
+    const list = [
+      `${el()} {\n  display: block;\n  --cp-r-status: ${STATUS_EM}em;\n${decl(all.map(([p, em]) => [p, p === tiles ? 0 : em]))}\n  min-height: calc(var(--cp-r-status)${PANELS.map((p) => ` + var(${share(p)})`).join('')});\n}`,
+      // (As specific as the rules of each panel after it, which win: `:where` adds nothing.)
+      `${el(`[panels]:not(:where([panels=""]))`)} {\n${decl(PANELS.map((p) => [p, 0]))}\n}`,
+      ...PANELS.map((p) => `${el(`[panels~="${p}"]`)} {\n${decl([[p, alone[p]]])}\n}`),
+      // The two steppers asked for together take one place: the tile view's for the methods of tiles.
+      `${el(`[panels~="${scan}"][panels~="${tiles}"]`)} {\n${decl([[tiles, 0]])}\n}`,
+      `${el(`${tiled}:not([panels])`)}, ${el(`${tiled}[panels~="${scan}"][panels~="${tiles}"]`)} {\n${decl([
+        [scan, 0],
+        [tiles, alone[tiles]],
+      ])}\n}`,
+      `${el('[quiet]')} {\n  --cp-r-status: ${-GAP_EM}em;\n}`,
+    ];
+    // Side by side on a wide page (only there: narrower pages' rules do not undo it), the pair shares a row as tall as the taller.
+    if (pairEm !== null) {
+      const [first, second] = pairRows;
+      const pair = `${el(':not([panels])')}, ${el(`[panels~="${first}"][panels~="${second}"]`)} {\n${decl([
+        [first, pairEm],
+        [second, 0],
+      ])}\n}`;
+      list.push(`@media not all and (max-width: 64em) {\n${pair}\n}`);
+    }
     return list.join('\n');
   };
   // The element's width is not known before its script runs: the viewport's, less a docs column's margins, stands in.
