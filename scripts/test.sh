@@ -10,7 +10,7 @@
 #   -> tsc (JSDoc types), unit tests (node --test tests/js/)
 #   -> native tests (cargo test, built above) -> the library as a dependency
 #      (scripts/check-library.sh: its scratch crate reuses the tests' build)
-#   -> browser tests (node --test e2e/, two files at a time), the docs
+#   -> browser tests (node --test e2e/, one file at a time), the docs
 #      generators' sites among them
 # The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
 # in the background from the start; the browser tests wait for them.
@@ -145,12 +145,13 @@ mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
 )
 if ((${#E2E_TESTS[@]})); then
-  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files, two at a time)"
+  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files)"
   # Files are listed explicitly: `node --test <dir>` recurses on Node 20 but
-  # not on Node 22+, where arguments are glob patterns. Two files at a time:
-  # much of a browser test is waiting (start-up, pipelines compiling on
-  # SwiftShader), and each file has its own browser and server.
-  node --test --test-concurrency=2 "${E2E_TESTS[@]#"$ROOT"/}"
+  # not on Node 22+, where arguments are glob patterns. One file at a time:
+  # two at a time took 595 s where one takes 801, but on two cores a page's
+  # WebGPU device then took more than the 15 s its start allows, now and then
+  # (a VitePress page ended on the CPU reference in one clean run of three).
+  node --test --test-concurrency=1 "${E2E_TESTS[@]#"$ROOT"/}"
 else
   skip "browser tests" "no *.test.mjs files in e2e/"
 fi

@@ -168,6 +168,14 @@ export declare class Playground {
 export interface Layout {
   block: number;
   tile: number;
+  /** Invocations of a workgroup of the atomic kernels (`aggregated` reserves once for each). */
+  atomicWorkgroup: number;
+  /** A tile state's status by its code: `['invalid', 'aggregate', 'inclusive']`. */
+  tileStatus: string[];
+  /** What a look-back read, by its code from 1: `['aggregate', 'inclusive', 'counted itself']`. */
+  chainSeen: string[];
+  /** The presets' names. */
+  presets: Preset['name'][];
   noSlot: number;
   spinLimit: number;
   maxTraceFlags: number;
