@@ -118,6 +118,8 @@ pub enum Error {
     NotTiled(Method),
     /// No method has this name (its first characters, escaped).
     UnknownMethod(String),
+    /// No kernel a learner may replace has this name (`teaching::OVERRIDABLE`).
+    UnknownKernel(String),
     /// The device reported a validation or out-of-memory error during the work.
     Gpu(String),
     /// Mapping a buffer to read it back failed (the device may be lost).
@@ -193,6 +195,10 @@ impl std::fmt::Display for Error {
             Error::UnknownMethod(name) => {
                 let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
                 write!(f, "unknown method `{name}`; expected one of: {}", names.join(", "))
+            }
+            Error::UnknownKernel(name) => {
+                let names = crate::teaching::OVERRIDABLE.map(|(m, _)| m);
+                write!(f, "unknown kernel `{name}`; expected one of: {}", names.join(", "))
             }
             Error::Gpu(message) => write!(f, "the GPU reported an error: {message}"),
             Error::Readback(message) => {

@@ -111,7 +111,7 @@ impl std::str::FromStr for Method {
 }
 
 /// `text` for a message: its first 24 characters, escaped.
-fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     let shown: String = text.chars().take(24).collect();
     let more = if text.chars().count() > 24 { "…" } else { "" };
     format!("{}{more}", shown.escape_debug())

@@ -9,6 +9,7 @@ use std::rc::Rc;
 mod args;
 mod backend;
 mod convert;
+mod kernel;
 mod shared;
 mod timing;
 mod tools;

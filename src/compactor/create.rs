@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::storage_buffer;
 use crate::gpu::options::LookbackOptions;
-use crate::gpu::pipelines::{Pipelines, Variant};
+use crate::gpu::pipelines::{Pipelines, Replaced, Variant};
 use crate::layout::{TILE_MAX_FLAGS, WORD};
 use crate::Method;
 
@@ -144,15 +144,30 @@ impl Compactor {
         queue: &wgpu::Queue,
         options: LookbackOptions,
     ) -> Self {
+        Self::assemble(device, queue, options, None)
+    }
+
+    /// A compactor with one file of `shaders/` replaced (`with_override`).
+    pub(crate) fn assemble(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        options: LookbackOptions,
+        replaced: Option<Replaced>,
+    ) -> Self {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             device: device.clone(),
             queue: queue.clone(),
             max_workgroups_per_dimension: device.limits().max_compute_workgroups_per_dimension,
-            pipelines: Pipelines::new(device, options),
+            pipelines: Pipelines::replacing(device, options, replaced),
             empty_vec4: storage_buffer(device, "empty_vec4", 4, wgpu::BufferUsages::empty()),
         }
+    }
+
+    /// The probe of an instrumented kernel override (`teaching::take_probe`).
+    pub(crate) fn probe(&self) -> Option<&wgpu::Buffer> {
+        self.pipelines.replaced()?.probe.as_ref()
     }
 
     /// How the single-pass kernels are built (see [`Compactor::with_options`]).

@@ -150,9 +150,38 @@ impl Module {
 
     /// The WGSL handed to `create_shader_module`.
     pub fn wgsl(&self, build: &Build) -> String {
+        self.wgsl_with(build, None)
+    }
+
+    /// Its WGSL with the file at `path` replaced by `wgsl` (a kernel override).
+    pub fn wgsl_with(&self, build: &Build, replaced: Option<(&str, &str)>) -> String {
         let files = self.files(build);
-        let texts: Vec<&str> = files.iter().map(|&(_, wgsl)| wgsl).collect();
+        let texts: Vec<&str> = files
+            .iter()
+            .map(|&(path, wgsl)| match replaced {
+                Some((p, text)) if p == path => text,
+                _ => wgsl,
+            })
+            .collect();
         texts.join("\n")
+    }
+
+    /// Its files where it has no variable part (the article's kernels), in order.
+    pub fn plain_files(&self) -> Vec<File> {
+        self.parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::File(f) => Some(*f),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether one of its files is `path`.
+    pub fn has_file(&self, path: &str) -> bool {
+        self.parts
+            .iter()
+            .any(|part| matches!(part, Part::File(f) if f.path == path))
     }
 
     /// Whether the module's WGSL depends on the device's subgroups or on a payload.

@@ -18,7 +18,22 @@ pub(crate) struct Kernel {
     bindings: Vec<Binding>,
     /// Whether the kernel reads the live length (binding `LIVE_BINDING`).
     reads_live: bool,
+    /// Whether it binds an instrumented override's probe (`PROBE_BINDING`).
+    probed: bool,
 }
+
+/// The bindings a kernel has beyond its row of the catalogue.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Extras {
+    /// The payload's (`PAYLOAD_BINDINGS`).
+    pub payload: bool,
+    /// The probe of an instrumented kernel override (`PROBE_BINDING`).
+    pub probe: bool,
+}
+
+/// Where an instrumented kernel override reports a runaway loop
+/// (`teaching::KernelOverride`).
+pub(crate) const PROBE_BINDING: u32 = 15;
 
 impl Kernel {
     /// The pipeline of `entry_point` (the spec's, or its payload entry) of `module`.
@@ -29,7 +44,7 @@ impl Kernel {
         entry_point: &str,
         label: &str,
         constants: &[(&str, f64)],
-        copies_payload: bool,
+        extras: Extras,
     ) -> Self {
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(label),
@@ -45,7 +60,7 @@ impl Kernel {
         });
         let layout = pipeline.get_bind_group_layout(0);
         let mut bindings = spec.bindings.to_vec();
-        if copies_payload {
+        if extras.payload {
             bindings.extend(PAYLOAD_BINDINGS);
         }
         Self {
@@ -56,17 +71,20 @@ impl Kernel {
             workgroup_size: spec.workgroup_size as u32,
             bindings,
             reads_live: spec.reads_live,
+            probed: extras.probe,
         }
     }
 
-    /// Binds each buffer to the binding its name has in the catalogue, and `live`
-    /// (the live length uniform) where the kernel reads it. Every binding the
-    /// kernel has must be given (the catalogue's names; a test runs every one).
+    /// Binds each buffer to the binding its name has in the catalogue, `live`
+    /// (the live length uniform) where the kernel reads it, and `probe` where it
+    /// is an instrumented override's. Every binding the kernel has must be given
+    /// (the catalogue's names; a test runs every one).
     pub fn bind(
         &self,
         device: &wgpu::Device,
         buffers: &[(&str, wgpu::BufferBinding)],
         live: &wgpu::Buffer,
+        probe: Option<&wgpu::Buffer>,
     ) -> wgpu::BindGroup {
         debug_assert_eq!(
             buffers.len(),
@@ -85,6 +103,12 @@ impl Kernel {
             entries.push(wgpu::BindGroupEntry {
                 binding: LIVE_BINDING,
                 resource: live.as_entire_binding(),
+            });
+        }
+        if let Some(probe) = probe.filter(|_| self.probed) {
+            entries.push(wgpu::BindGroupEntry {
+                binding: PROBE_BINDING,
+                resource: probe.as_entire_binding(),
             });
         }
         device.create_bind_group(&wgpu::BindGroupDescriptor {

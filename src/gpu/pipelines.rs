@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::catalogue::{Build, KernelId, Module, Payload, Spec};
-use super::kernel::Kernel;
+use super::kernel::{Extras, Kernel};
 use super::options::LookbackOptions;
 
 /// What varies between the pipelines of one kernel.
@@ -66,8 +66,17 @@ pub(crate) fn stage_rows(id: KernelId, subgroups: bool) -> u32 {
 pub(crate) struct Pipelines {
     options: LookbackOptions,
     subgroups: bool,
+    /// A file of `shaders/` replaced by other WGSL (`teaching::KernelOverride`).
+    replaced: Option<Replaced>,
     modules: Mutex<Vec<(ModuleKey, wgpu::ShaderModule)>>,
     kernels: Mutex<Vec<(KernelKey, Arc<Kernel>)>>,
+}
+
+/// A file's replacement, and the probe its instrumented loops report to.
+pub(crate) struct Replaced {
+    pub path: &'static str,
+    pub wgsl: Arc<str>,
+    pub probe: Option<wgpu::Buffer>,
 }
 
 /// A module by its name and build; a pipeline by its kernel and variant.
@@ -91,10 +100,16 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Pipelines {
-    pub fn new(device: &wgpu::Device, options: LookbackOptions) -> Self {
+    /// The pipelines of `options`, with one file of `shaders/` replaced where `replaced` says.
+    pub fn replacing(
+        device: &wgpu::Device,
+        options: LookbackOptions,
+        replaced: Option<Replaced>,
+    ) -> Self {
         Self {
             options,
             subgroups: options.subgroups && device.features().contains(wgpu::Features::SUBGROUP),
+            replaced,
             modules: Mutex::default(),
             kernels: Mutex::default(),
         }
@@ -102,6 +117,16 @@ impl Pipelines {
 
     pub fn options(&self) -> LookbackOptions {
         self.options
+    }
+
+    /// The replaced file, if one is.
+    pub fn replaced(&self) -> Option<&Replaced> {
+        self.replaced.as_ref()
+    }
+
+    /// The replacement of one of `module`'s files, if one is.
+    fn replacement_in(&self, module: &Module) -> Option<&Replaced> {
+        self.replaced.as_ref().filter(|r| module.has_file(r.path))
     }
 
     /// Whether the tile kernels use subgroup operations.
@@ -147,7 +172,12 @@ impl Pipelines {
             entry_point,
             &label(spec, variant, &build),
             &constants(spec.id, variant, &self.options, &build),
-            spec.copies_payload(payload),
+            Extras {
+                payload: spec.copies_payload(payload),
+                probe: self
+                    .replacement_in(spec.module)
+                    .is_some_and(|r| r.probe.is_some()),
+            },
         )
     }
 
@@ -159,9 +189,12 @@ impl Pipelines {
     ) -> wgpu::ShaderModule {
         let mut modules = lock(&self.modules);
         entry(&mut modules, (module.name, build), || {
+            let replaced = self
+                .replacement_in(module)
+                .map(|r| (r.path, r.wgsl.as_ref()));
             let descriptor = wgpu::ShaderModuleDescriptor {
                 label: Some(&module.label(&build)),
-                source: wgpu::ShaderSource::Wgsl(module.wgsl(&build).into()),
+                source: wgpu::ShaderSource::Wgsl(module.wgsl_with(&build, replaced).into()),
             };
             if self.options.runtime_checks || module.name != "tiles" {
                 return device.create_shader_module(descriptor);

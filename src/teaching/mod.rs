@@ -7,6 +7,7 @@
 //! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`).
 
 pub mod cpu;
+mod kernel;
 mod sources;
 pub mod trace;
 
@@ -14,6 +15,10 @@ pub use crate::compactor::trace::{trace_atomic, trace_scan, trace_tiles, MAX_TRA
 pub use crate::gpu::error_scope::scoped;
 pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};
 pub use crate::gpu::readback::Readback;
+pub use kernel::{
+    compile_messages, kernel_facts, take_probe, utf16_place, Diagnostic, KernelFacts,
+    KernelOverride, Severity, OVERRIDABLE, PROBE_WORDS,
+};
 pub use sources::{shader_sources, PipelineSource, ShaderSource};
 
 /// The kernels' sizes, as the WGSL has them.

@@ -22,7 +22,7 @@ pub(super) struct SharedGpu {
     /// Which device this is: wgpu's callbacks must be `Send`, so they name it by number.
     generation: u32,
     pub context: GpuContext,
-    pub compactor: Compactor,
+    pub compactor: Rc<Compactor>,
     pub lock: AsyncLock,
     lost: RefCell<Option<String>>,
 }
@@ -97,7 +97,7 @@ async fn open() -> crate::Result<SharedGpu> {
     context.device.on_uncaptured_error(Arc::new(move |error| {
         emit(generation, "uncaptured-error", &error.to_string())
     }));
-    let compactor = Compactor::new(&context.device, &context.queue);
+    let compactor = Rc::new(Compactor::new(&context.device, &context.queue));
     Ok(SharedGpu {
         generation,
         context,

@@ -157,7 +157,8 @@ impl<'c, 'd> Builder<'c, 'd> {
     ) {
         let device = &self.compactor.device;
         let kernel = self.compactor.pipelines.kernel(device, id, variant);
-        let bind_group = kernel.bind(device, buffers, &self.out.live);
+        let probe = self.compactor.probe();
+        let bind_group = kernel.bind(device, buffers, &self.out.live, probe);
         self.out.dispatches.push(Dispatch {
             kernel,
             bind_group,

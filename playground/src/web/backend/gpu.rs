@@ -16,8 +16,10 @@ use crate::web::shared::SharedGpu;
 use crate::web::timing::{time_gpu, Measured};
 use crate::Error;
 use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
-use wgpu_compaction::teaching::{self, shader_sources, ShaderSource};
-use wgpu_compaction::{CompactionOutput, Method};
+use wgpu_compaction::teaching::{
+    self, shader_sources, Diagnostic, KernelOverride, Severity, ShaderSource,
+};
+use wgpu_compaction::{CompactionOutput, Compactor, Method};
 
 /// One playground's GPU side: its own flags and drawing, on the page's shared device.
 pub(in crate::web) struct Gpu {
@@ -25,6 +27,8 @@ pub(in crate::web) struct Gpu {
     pub flags: RefCell<Option<wgpu::Buffer>>,
     pub canvas: RefCell<Option<Canvas>>,
     pub image: RefCell<Option<Rc<OffscreenImage>>>,
+    /// A learner's kernel in place of ours (`setKernel`): its own compactor on the shared device.
+    kernel: RefCell<Option<Rc<Compactor>>>,
 }
 
 impl Gpu {
@@ -34,7 +38,43 @@ impl Gpu {
             flags: RefCell::new(None),
             canvas: RefCell::new(None),
             image: RefCell::new(None),
+            kernel: RefCell::new(None),
         }
+    }
+
+    /// The compactor its runs and traces use: the learner's kernel's, or the page's.
+    pub fn compactor(&self) -> Rc<Compactor> {
+        let kernel = self.kernel.borrow().clone();
+        kernel.unwrap_or_else(|| self.shared.compactor.clone())
+    }
+
+    /// Compiles `kernel` (in its turn on the device) and uses it from now on
+    /// where it compiled without an error; the compiler's messages.
+    pub async fn set_kernel(&self, kernel: &KernelOverride) -> crate::Result<Vec<Diagnostic>> {
+        *self.kernel.borrow_mut() = None;
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let device = &self.shared.context.device;
+        let messages = teaching::compile_messages(device, kernel).await;
+        self.check()?;
+        if messages.iter().all(|d| d.severity != Severity::Error) {
+            let queue = &self.shared.context.queue;
+            let compactor = Compactor::with_override(device, queue, kernel);
+            *self.kernel.borrow_mut() = Some(Rc::new(compactor));
+        }
+        Ok(messages)
+    }
+
+    pub fn clear_kernel(&self) {
+        *self.kernel.borrow_mut() = None;
+    }
+
+    /// The line where the learner's guarded loop ran away since the last call, or 0.
+    pub async fn take_probe(&self) -> crate::Result<u32> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let line = teaching::take_probe(&self.compactor()).await;
+        line.map_err(|e| self.after_loss(e))
     }
 
     /// `Err(DeviceLost)` once the device is gone.
@@ -84,14 +124,14 @@ impl Gpu {
     pub async fn trace_scan(&self, flags: &[u32]) -> crate::Result<ScanTrace> {
         let _turn = self.shared.lock.lock().await;
         self.check()?;
-        let trace = teaching::trace_scan(&self.shared.compactor, flags).await;
+        let trace = teaching::trace_scan(&self.compactor(), flags).await;
         trace.map_err(|e| self.after_loss(e))
     }
 
     pub async fn trace_atomic(&self, flags: &[u32], method: Method) -> crate::Result<AtomicTrace> {
         let _turn = self.shared.lock.lock().await;
         self.check()?;
-        let trace = teaching::trace_atomic(&self.shared.compactor, flags, method).await;
+        let trace = teaching::trace_atomic(&self.compactor(), flags, method).await;
         trace.map_err(|e| self.after_loss(e))
     }
 
@@ -103,12 +143,12 @@ impl Gpu {
     ) -> crate::Result<TileTrace> {
         let _turn = self.shared.lock.lock().await;
         self.check()?;
-        let trace = teaching::trace_tiles(&self.shared.compactor, flags, method, schedule).await;
+        let trace = teaching::trace_tiles(&self.compactor(), flags, method, schedule).await;
         trace.map_err(|e| self.after_loss(e))
     }
 
     pub fn sources(&self, method: Method) -> Vec<ShaderSource> {
-        let compactor = &self.shared.compactor;
+        let compactor = self.compactor();
         shader_sources(
             method,
             &compactor.lookback_options(),
@@ -120,7 +160,7 @@ impl Gpu {
     pub async fn compile(&self, method: Method) -> crate::Result<()> {
         let _turn = self.shared.lock.lock().await;
         self.check()?;
-        let compactor = &self.shared.compactor;
+        let compactor = self.compactor();
         compactor.warm_up(&[method]);
         let run = compactor.run(&crate::flags::ARTICLE_EXAMPLE, method).await;
         run.map(|_| ()).map_err(|e| self.after_loss(e))

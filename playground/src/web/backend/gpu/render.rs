@@ -48,6 +48,8 @@ pub(super) async fn run_gpu(
     let shared = &gpu.shared;
     let device = &shared.context.device;
     let per_slice = slice_invocations(shared);
+    // One compactor for every slice (a kernel set meanwhile applies to the next run).
+    let compactor = gpu.compactor();
     let mut prepared = None;
     let mut buffer = buffer;
     let mut turn = shared.lock.lock().await;
@@ -55,6 +57,7 @@ pub(super) async fn run_gpu(
     for k in 0.. {
         let step = Step {
             gpu,
+            compactor: &compactor,
             flags,
             method,
             k,
@@ -74,6 +77,7 @@ pub(super) async fn run_gpu(
 /// One turn of a run: slice `k`.
 struct Step<'a> {
     gpu: &'a Gpu,
+    compactor: &'a Compactor,
     flags: &'a [u32],
     method: Method,
     k: usize,
@@ -93,7 +97,7 @@ impl Step<'_> {
         draw: &Draw,
     ) -> crate::Result<Option<(CompactionOutput, Option<Pixels>)>> {
         let (gpu, flags, per_slice) = (self.gpu, self.flags, self.per_slice);
-        let compactor = &gpu.shared.compactor;
+        let compactor = self.compactor;
         let device = &gpu.shared.context.device;
         if prepared.is_none() {
             let (buffer, uploaded) = match buffer.take() {
@@ -122,7 +126,7 @@ impl Step<'_> {
             done.read(device).await?;
             return Ok(None);
         }
-        finish_run(gpu, flags, compaction, last, per_slice, draw)
+        finish_run(gpu, compactor, flags, compaction, (last, per_slice), draw)
             .await
             .map(Some)
     }
@@ -131,13 +135,12 @@ impl Step<'_> {
 /// The last slice (or the whole compaction), the draw and the readback, in one submission.
 async fn finish_run(
     gpu: &Gpu,
+    compactor: &Compactor,
     flags: &[u32],
     compaction: &Compaction,
-    last: usize,
-    per_slice: u64,
+    (last, per_slice): (usize, u64),
     draw: &Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
-    let compactor = &gpu.shared.compactor;
     let device = &gpu.shared.context.device;
     let mut encoder = device.create_command_encoder(&Default::default());
     compactor.encode_slice(&mut encoder, compaction, per_slice, last)?;

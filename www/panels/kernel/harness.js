@@ -1,0 +1,267 @@
+// The checker of a learner's kernel: a fixed ladder of cases, smallest first,
+// each run on the GPU with the learner's kernel and judged against the CPU
+// mirror of ours; the first failure shrunk to a small case that fails the same
+// way. Pure: the runs are passed in (tests/js/harness.test.mjs judges fake
+// buggy runners with the CPU mirror).
+
+/** Sizes of the ladder: the edges of a workgroup (64), a block (256), a tile (4096), and three scan levels (65 537 > 256²). */
+export const LADDER_SIZES = [0, 1, 2, 10, 31, 64, 65, 255, 256, 257, 1000, 4095, 4096, 4097, 8191, 65537];
+/** The nonzero values flags take: any nonzero flag is visible. */
+export const VALUES = [1, 2, 3, 0x80000000, 0xffffffff];
+/** The article's example. */
+export const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
+export const SEED = 0x5eed;
+/** Order-keeping cases at least this long run three times and must agree byte for byte. */
+export const REPEAT_FROM = 257;
+/** The most runs a shrink takes. */
+export const SHRINK_RUNS = 64;
+
+/** The patterns each size of the ladder is run with (about 30 cases in all). */
+const PATTERNS = {
+  0: ['empty'],
+  1: ['zero', 'one', 'value'],
+  2: ['last', 'values'],
+  10: ['article', 'random-0.5'],
+  31: ['ones', 'alternating'],
+  64: ['ones', 'random-0.5'],
+  65: ['ones', 'last'],
+  255: ['random-0.9', 'edges'],
+  256: ['ones', 'random-0.5'],
+  257: ['ones', 'last', 'random-0.1'],
+  1000: ['random-0.5'],
+  4095: ['random-0.9'],
+  4096: ['ones'],
+  4097: ['random-0.5', 'last'],
+  8191: ['random-0.1'],
+  65537: ['random-0.5', 'ones'],
+};
+
+/** A seeded xorshift32: the same ladder on every machine. @param {number} seed */
+function random(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x100000000;
+  };
+}
+
+/**
+ * The flags of `pattern` at size `n`.
+ * @param {string} pattern  @param {number} n  @param {() => number} rand
+ */
+export function patternFlags(pattern, n, rand) {
+  const flags = new Uint32Array(n);
+  const value = () => VALUES[Math.floor(rand() * VALUES.length)];
+  if (pattern === 'ones') flags.fill(1);
+  else if (pattern === 'one') flags.fill(1);
+  else if (pattern === 'value') flags.fill(2);
+  else if (pattern === 'values') for (let i = 0; i < n; i++) flags[i] = VALUES[(i + 2) % VALUES.length];
+  else if (pattern === 'last') flags[n - 1] = 1;
+  else if (pattern === 'alternating') for (let i = 0; i < n; i += 2) flags[i] = 1;
+  else if (pattern === 'article') flags.set(ARTICLE.slice(0, n));
+  else if (pattern === 'edges') {
+    for (const i of [0, 255, 256, n - 1]) if (i < n) flags[i] = value();
+  } else if (pattern.startsWith('random-')) {
+    const density = Number(pattern.slice(7));
+    for (let i = 0; i < n; i++) if (rand() < density) flags[i] = value();
+  }
+  return flags;
+}
+
+/**
+ * The cases to run, smallest first: the ladder, or `sizes` (an exercise's
+ * `cases`), each with random flags at density 0.5 and all visible.
+ * @param {number[] | null} [sizes]  @param {number} [seed]
+ * @returns {{ label: string, n: number, pattern: string, flags: Uint32Array }[]}
+ */
+export function ladder(sizes = null, seed = SEED) {
+  const rand = random(seed);
+  const plan = sizes ? [...sizes].sort((a, b) => a - b).map((n) => [n, n === 0 ? ['empty'] : ['random-0.5', 'ones']]) : LADDER_SIZES.map((n) => [n, PATTERNS[n]]);
+  return plan.flatMap(([n, patterns]) => patterns.map((pattern) => ({ label: `${n} · ${pattern}`, n, pattern, flags: patternFlags(pattern, n, rand) })));
+}
+
+/**
+ * @typedef {{ indices: Uint32Array | number[], count: number, instanceCount: number, hash?: number }} Output
+ * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'nondeterministic'} FailureClass
+ * @typedef {{ failure: FailureClass, at: number, index: number }} Mismatch
+ */
+
+/**
+ * How `got` differs from `expected` on `flags`, or null. `exact`: the same
+ * indices in the same order; `unordered`: every visible index once, nothing
+ * else. `at` is the first position of the output that shows it, `index` the
+ * object it concerns.
+ * @param {Uint32Array} flags  @param {Output} expected  @param {Output} got  @param {'exact' | 'unordered'} mode
+ * @returns {Mismatch | null}
+ */
+export function compare(flags, expected, got, mode) {
+  const n = flags.length;
+  const out = Array.from(got.indices);
+  const want = Array.from(expected.indices);
+  for (let i = 0; i < out.length; i++) if (out[i] >= n) return { failure: 'out-of-range', at: i, index: out[i] };
+  const seen = new Set();
+  for (let i = 0; i < out.length; i++) {
+    if (seen.has(out[i])) return { failure: 'duplicate', at: i, index: out[i] };
+    seen.add(out[i]);
+  }
+  for (let i = 0; i < out.length; i++) if (flags[out[i]] === 0) return { failure: 'extra', at: i, index: out[i] };
+  const missing = want.find((v) => !seen.has(v));
+  if (missing !== undefined) return { failure: 'missing', at: Math.min(out.length, want.indexOf(missing)), index: missing };
+  if (got.count !== expected.count || got.instanceCount !== expected.instanceCount) return { failure: 'count', at: out.length, index: -1 };
+  if (mode === 'exact') {
+    const i = want.findIndex((v, k) => out[k] !== v);
+    if (i >= 0) return { failure: 'order', at: i, index: out[i] };
+  }
+  return null;
+}
+
+/**
+ * @typedef {{
+ *   verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable',
+ *   failure?: string, passed: number, total: number, case?: string, line?: number, message?: string,
+ *   diagnostics: object[],
+ *   counterexample?: { flags: number[], expected: number[], got: number[], at: number, index: number, shrunkFrom: number, runs: number },
+ * }} KernelReport
+ * @typedef {{
+ *   run(flags: Uint32Array): Promise<Output>,
+ *   reference(flags: Uint32Array): Output | Promise<Output>,
+ *   probe(): Promise<number>,
+ * }} Runner
+ */
+
+/**
+ * Runs the cases in order, stopping at the first failure, and shrinks it.
+ * A loop that ran away ends the check (`hung`, its line): it is never run again.
+ * @param {Runner} runner
+ * @param {{ cases: ReturnType<typeof ladder>, mode: 'exact' | 'unordered', shrinkMs?: number,
+ *   onCase?: (k: number, total: number, label: string) => void, signal?: AbortSignal }} options
+ * @returns {Promise<KernelReport>}
+ */
+export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, signal }) {
+  const total = cases.length;
+  let passed = 0;
+  for (const [k, c] of cases.entries()) {
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    onCase?.(k, total, c.label);
+    const judged = await judge(runner, c.flags, mode);
+    if (judged.hung) return { verdict: 'hung', line: judged.hung, passed, total, case: c.label, diagnostics: [] };
+    if (judged.error) return { verdict: 'pipeline-error', message: judged.error, passed, total, case: c.label, diagnostics: [] };
+    let mismatch = judged.mismatch;
+    if (!mismatch && mode === 'exact' && c.n >= REPEAT_FROM) mismatch = await repeatable(runner, c.flags, judged.got);
+    if (mismatch) {
+      const failing = mismatch.failure === 'nondeterministic' ? null : await shrink(runner, c.flags, mismatch.failure, mode, { deadline: Date.now() + shrinkMs, signal });
+      const flags = failing?.flags ?? c.flags;
+      const last = failing?.judged ?? judged;
+      const expected = await runner.reference(flags);
+      return {
+        verdict: 'failed',
+        failure: mismatch.failure,
+        passed,
+        total,
+        case: c.label,
+        diagnostics: [],
+        counterexample: {
+          flags: Array.from(flags),
+          expected: Array.from(expected.indices),
+          got: Array.from(last.got?.indices ?? []),
+          at: (failing?.judged.mismatch ?? mismatch).at,
+          index: (failing?.judged.mismatch ?? mismatch).index,
+          shrunkFrom: c.flags.length,
+          runs: failing?.runs ?? 0,
+        },
+      };
+    }
+    passed++;
+  }
+  return { verdict: 'passed', passed, total, diagnostics: [] };
+}
+
+/**
+ * One run judged: a runaway loop's line, an error of the run, or the mismatch (null when right).
+ * @param {Runner} runner  @param {Uint32Array} flags  @param {'exact' | 'unordered'} mode
+ * @returns {Promise<{ hung?: number, error?: string, got?: Output, mismatch?: Mismatch | null }>}
+ */
+async function judge(runner, flags, mode) {
+  let got;
+  try {
+    got = await runner.run(flags);
+  } catch (e) {
+    const hung = await runner.probe().catch(() => 0);
+    if (hung) return { hung };
+    return { error: e?.message ?? String(e) };
+  }
+  const hung = await runner.probe();
+  if (hung) return { hung };
+  return { got, mismatch: compare(flags, await runner.reference(flags), got, mode) };
+}
+
+/** Two more runs of an order-keeping kernel: the same bytes each time, or `nondeterministic`. */
+async function repeatable(runner, flags, first) {
+  for (let k = 0; k < 2; k++) {
+    const again = await runner.run(flags);
+    const i = Array.from(first.indices).findIndex((v, j) => again.indices[j] !== v);
+    if (i >= 0 || again.count !== first.count) return { failure: /** @type {FailureClass} */ ('nondeterministic'), at: Math.max(i, 0), index: first.indices[Math.max(i, 0)] ?? -1 };
+  }
+  return null;
+}
+
+/**
+ * A smaller case failing in the same class (delta debugging: drop chunks of
+ * flags, halving the chunk until none can go, then make the values plain 1s
+ * and drop visible flags one at a time), within `budget` runs and `deadline`.
+ * A 1-minimal case, not a guaranteed minimum.
+ * @param {Runner} runner  @param {Uint32Array} flags  @param {FailureClass} failure  @param {'exact' | 'unordered'} mode
+ * @param {{ budget?: number, deadline?: number, signal?: AbortSignal }} [options]
+ */
+export async function shrink(runner, flags, failure, mode, { budget = SHRINK_RUNS, deadline = Infinity, signal } = {}) {
+  let keep = flags;
+  let keptJudged = null;
+  let runs = 0;
+  const room = () => runs < budget && Date.now() < deadline && !signal?.aborted;
+  /** @param {Uint32Array} candidate */
+  const fails = async (candidate) => {
+    runs++;
+    const judged = await judge(runner, candidate, mode);
+    if (judged.mismatch?.failure !== failure) return false;
+    keep = candidate;
+    keptJudged = judged;
+    return true;
+  };
+  let parts = 2;
+  while (keep.length > 1 && room()) {
+    const size = Math.ceil(keep.length / parts);
+    let dropped = false;
+    for (let start = 0; start < keep.length && room(); start += size) {
+      const candidate = new Uint32Array(keep.length - Math.min(size, keep.length - start));
+      candidate.set(keep.subarray(0, start));
+      candidate.set(keep.subarray(start + size), start);
+      if (await fails(candidate)) {
+        parts = Math.max(parts - 1, 2);
+        dropped = true;
+        break;
+      }
+    }
+    if (!dropped) {
+      if (parts >= keep.length) break;
+      parts = Math.min(keep.length, parts * 2);
+    }
+  }
+  for (let i = 0; i < keep.length && room(); i++) {
+    if (keep[i] === 0 || keep[i] === 1) continue;
+    const candidate = keep.slice();
+    candidate[i] = 1;
+    await fails(candidate);
+  }
+  for (let i = 0; i < keep.length && keep.length <= 64 && room(); i++) {
+    if (keep[i] === 0) continue;
+    const candidate = keep.slice();
+    candidate[i] = 0;
+    await fails(candidate);
+  }
+  if (!keptJudged) keptJudged = await judge(runner, keep, mode);
+  return { flags: keep, judged: keptJudged, runs };
+}
