@@ -28,7 +28,7 @@ import { gzipSync } from 'node:zlib';
 
 import * as esbuild from 'esbuild-wasm';
 
-import { GZIP_BUDGET, LOADER_BUDGET, PANEL_BUDGET, ELEMENT_FILES, PAGE_FILES, fetchedFor } from './dist-files.mjs';
+import { EDITING_BUDGET, GZIP_BUDGET, LOADER_BUDGET, PANEL_BUDGET, ELEMENT_FILES, PAGE_FILES, fetchedFor, fetchedWhileEditing } from './dist-files.mjs';
 import { reserveCss } from '../www/loader/reserve.js';
 import { PANELS } from '../www/core/panels.js';
 
@@ -197,6 +197,7 @@ async function main() {
   const sum = (files) => files.reduce((s, f) => s + gzip[f], 0);
   const lines = [['a page with no element (the loader)', sum(['compaction-playground.js']), LOADER_BUDGET]];
   for (const p of PANELS) lines.push([`one element, panels="${p}"`, sum(fetchedFor(graph, [p])), PANEL_BUDGET]);
+  lines.push(['one element, panels="kernel", editing', sum(fetchedWhileEditing(graph)), EDITING_BUDGET]);
   lines.push(['one element, every panel', sum(fetchedFor(graph, PANELS)), null]);
   console.log('what a page fetches, gzip:');
   for (const [what, bytes, budget] of lines) console.log(`  ${what.padEnd(40)} ${kib(bytes).padStart(10)}${budget ? ` (budget ${kib(budget)})` : ''}`);

@@ -8,7 +8,7 @@
 export type Method = 'atomic' | 'aggregated' | 'scan' | 'lookback' | 'lookback-bits' | 'tile-atomic' | 'packed-scan';
 
 /** A panel of the element, as `panels` lists them. */
-export type Panel = 'editor' | 'result' | 'draw' | 'scan' | 'tiles' | 'atomic' | 'order' | 'bench' | 'code';
+export type Panel = 'editor' | 'result' | 'draw' | 'scan' | 'tiles' | 'atomic' | 'order' | 'bench' | 'code' | 'kernel';
 
 /** A preset of flags: `preset="random 100000 0.5 1"`. */
 export interface Preset {
@@ -162,7 +162,33 @@ export declare class Playground {
   /** Each sample is its own turn on the page's GPU: other playgrounds' calls run between samples, and `signal` aborting rejects it (`.kind` 'aborted') before the next. */
   benchmark(method: Method, n: number, reps: number, samples: number, signal?: AbortSignal | null): Promise<BenchmarkResult>;
   drawOrder(method: Method, width: number, height: number, groups: number): Promise<RunResult>;
+  /**
+   * The browser's shader module of `wgsl` in place of `module`'s file (the files
+   * it appends after, shaders/live.wgsl, too): its `getCompilationInfo()` gives
+   * the messages in the learner's lines and UTF-16 columns; `scope` settles with
+   * the validation error of a module that does not compile. GPU only.
+   */
+  kernelModule(module: KernelName, wgsl: string): { module: GPUShaderModule; scope: Promise<GPUError | null> };
+  /** Later runs and traces use `wgsl` in place of `module`'s file; `probed`: it declares the loop guard's probe (binding 15). GPU only. */
+  setKernel(module: KernelName, wgsl: string, probed?: boolean): void;
+  /** Back to the library's kernels. */
+  clearKernel(): void;
+  /** The line of the guarded loop that ran away in the last run (0: none); cleared. */
+  kernelProbe(): number;
   free(): void;
+}
+
+/** The article's kernels a learner may replace. */
+export type KernelName = 'atomic_counter' | 'atomic_aggregated' | 'scan_block' | 'add_offsets' | 'scatter';
+
+/** What `kernelFacts()` says of each of them. */
+export interface KernelFacts {
+  module: KernelName;
+  method: Method;
+  path: string;
+  wgsl: string;
+  /** Each entry point and the bindings the host binds to it by name (`live` where it reads the uniform). */
+  entryPoints: { name: string; bindings: string[] }[];
 }
 
 export interface Layout {
@@ -186,6 +212,7 @@ export interface Layout {
 /** The wasm module's exports, loaded and initialised once per page. */
 export interface Kernels {
   Playground: typeof Playground;
+  kernelFacts(): KernelFacts[];
   parseFlags(text: string): Uint32Array;
   encodeFlags(flags: Uint32Array | ArrayLike<number>): string;
   decodeFlags(text: string): Uint32Array;

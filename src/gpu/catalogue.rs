@@ -107,7 +107,7 @@ pub(crate) struct Module {
 }
 
 /// What a device and the options choose of a module's variable parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Build {
     pub subgroups: bool,
     pub payload: bool,

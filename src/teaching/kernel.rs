@@ -84,7 +84,7 @@ pub fn kernel_facts(module: &str) -> Option<KernelFacts> {
 /// One of [`OVERRIDABLE`] with other WGSL in place of its file.
 #[derive(Clone, Debug)]
 pub struct KernelOverride {
-    facts: KernelFacts,
+    module: &'static Module,
     wgsl: Arc<str>,
     probed: bool,
 }
@@ -94,25 +94,33 @@ impl KernelOverride {
     /// (`@group(0) @binding(15) var<storage, read_write>`, [`PROBE_WORDS`] atomics)
     /// and uses it in every entry point, so that the host binds it.
     pub fn new(module: &str, wgsl: impl Into<Arc<str>>, probed: bool) -> Result<Self> {
-        let facts = kernel_facts(module)
+        let found = OVERRIDABLE
+            .iter()
+            .find(|(m, _)| *m == module)
+            .and_then(|(m, _)| module_named(m))
             .ok_or_else(|| Error::UnknownKernel(crate::method::printable(module)))?;
         Ok(Self {
-            facts,
+            module: found,
             wgsl: wgsl.into(),
             probed,
         })
     }
 
-    /// The facts of the kernel it replaces.
-    pub fn facts(&self) -> &KernelFacts {
-        &self.facts
+    /// The name of the module it replaces (`"scan_block"`).
+    pub fn module(&self) -> &'static str {
+        self.module.name
     }
 
-    /// The whole module as the device compiles it: the WGSL, then the appended files.
+    /// The file it replaces.
+    fn path(&self) -> &'static str {
+        self.module.plain_files()[0].path
+    }
+
+    /// The whole module as the device compiles it: the WGSL, then the files the
+    /// module appends (`shaders/live.wgsl`).
     pub fn module_wgsl(&self) -> String {
-        let mut texts = vec![self.wgsl.as_ref()];
-        texts.extend(self.facts.appended.iter().map(|&(_, wgsl)| wgsl));
-        texts.join("\n")
+        let replaced = Some((self.path(), self.wgsl.as_ref()));
+        self.module.wgsl_with(&Default::default(), replaced)
     }
 }
 
@@ -168,7 +176,7 @@ pub async fn compile_messages(device: &wgpu::Device, kernel: &KernelOverride) ->
     let source = kernel.module_wgsl();
     let scope = GpuErrorScope::push(device);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(kernel.facts.module),
+        label: Some(kernel.module()),
         source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
     });
     let info = module.get_compilation_info().await;
@@ -232,7 +240,7 @@ impl Compactor {
             )
         });
         let replaced = Replaced {
-            path: kernel.facts.path,
+            path: kernel.path(),
             wgsl: kernel.wgsl.clone(),
             probe,
         };
@@ -240,11 +248,26 @@ impl Compactor {
     }
 }
 
-/// The line of the guarded loop that ran away since the last call (the largest
-/// line where several did), or 0; the probe is cleared for the next run. 0 for a
-/// compactor without a probe.
+/// The probe of `compactor`'s instrumented kernel, if it has one: [`PROBE_WORDS`]
+/// words, read with [`probe_line`] and cleared by the caller after each read
+/// (the page copies it in its run's own submission).
+pub fn probe_buffer(compactor: &Compactor) -> Option<&wgpu::Buffer> {
+    compactor.probe()
+}
+
+/// What a probe's words say: the line of the guarded loop that ran away (the
+/// largest where several did), or 0.
+pub fn probe_line(words: &[u32]) -> u32 {
+    match words {
+        [tripped, line, ..] if *tripped != 0 => (*line).max(1),
+        _ => 0,
+    }
+}
+
+/// The line of the guarded loop that ran away since the last call, or 0; the
+/// probe is cleared for the next run. 0 for a compactor without a probe.
 pub async fn take_probe(compactor: &Compactor) -> Result<u32> {
-    let Some(probe) = compactor.probe() else {
+    let Some(probe) = probe_buffer(compactor) else {
         return Ok(0);
     };
     let device = compactor.device();
@@ -254,8 +277,7 @@ pub async fn take_probe(compactor: &Compactor) -> Result<u32> {
     encoder.clear_buffer(probe, 0, None);
     compactor.queue().submit([encoder.finish()]);
     let words = readback.read(device).await?;
-    let word = |i: usize| words.first().and_then(|w| w.get(i)).copied().unwrap_or(0);
-    Ok(if word(0) != 0 { word(1).max(1) } else { 0 })
+    Ok(words.first().map_or(0, |w| probe_line(w)))
 }
 
 #[cfg(test)]

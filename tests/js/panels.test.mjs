@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { PANELS, PANEL_ROWS, TILE_METHODS, parsePanels, formatPanels, visiblePanels, builtFirst } from '../../www/core/panels.js';
 import { wasm } from './kernels.mjs';
+import { PAGE_MESSAGES } from '../../www/page/page-messages.js';
 
 test('TILE_METHODS are the methods whose layout() says usesTiles', () => {
   assert.deepEqual(
@@ -34,6 +35,7 @@ test('every panel is one row: a card class of its own, a folder with index.js, i
         () => false,
       );
       assert.equal(has, Boolean(row.words), `www/i18n/${lang}/${row.name}.js against the row's words`);
+      assert.ok(PAGE_MESSAGES[lang][`panel.${row.name}`], `the full page's embed choice of ${row.name} in ${lang}`);
     }
   }
 });

@@ -101,8 +101,11 @@ export class CompactionPlaygroundElement extends Base {
 
   #pending = false;
 
+  /** The element's sheets, after any another library put there (the code editor's: kept, first, as it placed them). */
   adoptSheets() {
-    this.shadowRoot.adoptedStyleSheets = [baseSheet(), ...this.sheets, this.reserveSheet];
+    const own = [baseSheet(), ...this.sheets, this.reserveSheet];
+    const foreign = this.shadowRoot.adoptedStyleSheets.filter((s) => !own.includes(s));
+    this.shadowRoot.adoptedStyleSheets = [...foreign, ...own];
   }
 
   /** Adds the playground's or a panel's sheet to this element's shadow root (once). @param {CSSStyleSheet} sheet */

@@ -122,6 +122,14 @@ pub fn method(value: &JsValue) -> Result<Method> {
     Ok(string(value, "the method")?.parse()?)
 }
 
+/// A number as JS writes it (Rust's float formatting would add kilobytes to every page's wasm).
+fn shown(n: f64) -> String {
+    js_sys::Number::from(n)
+        .to_string(10)
+        .map(String::from)
+        .unwrap_or_default()
+}
+
 /// A whole number in `min..=max`.
 pub fn whole(value: &JsValue, what: &str, min: u64, max: u64) -> Result<u64> {
     let n = value
@@ -129,7 +137,8 @@ pub fn whole(value: &JsValue, what: &str, min: u64, max: u64) -> Result<u64> {
         .ok_or_else(|| Error::Type(format!("{what} must be a number, not {}", type_of(value))))?;
     if !(n.is_finite() && n.fract() == 0.0 && n >= min as f64 && n <= max as f64) {
         return Err(Error::Range(format!(
-            "{what} must be a whole number from {min} to {max}, not {n}"
+            "{what} must be a whole number from {min} to {max}, not {}",
+            shown(n)
         )));
     }
     Ok(n as u64)
@@ -151,7 +160,10 @@ pub fn number(value: &JsValue, what: &str, min: f64, max: f64) -> Result<f64> {
         .ok_or_else(|| Error::Type(format!("{what} must be a number, not {}", type_of(value))))?;
     if !(n.is_finite() && n >= min && n <= max) {
         return Err(Error::Range(format!(
-            "{what} must be a number from {min} to {max}, not {n}"
+            "{what} must be a number from {} to {}, not {}",
+            shown(min),
+            shown(max),
+            shown(n)
         )));
     }
     Ok(n)

@@ -1,17 +1,17 @@
-//! A learner's kernel in place of ours (the kernel panel): its facts, compiled
-//! by the browser with the messages placed as an editor counts, installed on
-//! one playground, and the probe its guarded loops report to. Checking,
+//! A learner's kernel in place of ours (the kernel panel): its facts, its
+//! module made by the browser's compiler (whose messages the page reads in
+//! UTF-16 columns), installed on one playground, and the probe its guarded
+//! loops report to. Checking,
 //! generating cases and shrinking are the panel's JS (every page pays for
 //! the wasm's bytes). Part of the one wasm boundary of `web.rs`.
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{js_error, object};
 use super::{args, Playground};
 use crate::Error;
-use wgpu_compaction::teaching::{kernel_facts as facts_of, KernelOverride, Severity, OVERRIDABLE};
+use wgpu_compaction::teaching::{kernel_facts as facts_of, KernelOverride, OVERRIDABLE};
 
 /// The longest kernel source taken (a learner's module is a few KiB).
 const MAX_KERNEL_BYTES: usize = 64 * 1024;
@@ -48,50 +48,30 @@ pub fn kernel_facts() -> JsValue {
 
 #[wasm_bindgen]
 impl Playground {
-    /// Compiles `wgsl` in place of `module`'s file (`probed`: it declares the
-    /// probe, binding 15). Resolves to `{ diagnostics: [{ severity ('error',
-    /// 'warning', 'info'), message, line, column, length }] }`, lines of the whole
-    /// module (the learner's text first), columns and lengths in UTF-16 units,
-    /// line 0 where the compiler gave no place. Without an error, later runs and
-    /// traces of this playground use it (pipelines are built on first use: a
-    /// pipeline's error rejects that call); with one, none does. GPU only.
+    /// The browser's shader module of `wgsl` in place of `module`'s file, with
+    /// the files the module appends after it (`shaders/live.wgsl`): `{ module:
+    /// GPUShaderModule, scope: Promise }`; the module's `getCompilationInfo()`
+    /// places its messages in the learner's lines (the learner's text first)
+    /// and UTF-16 columns; `scope` settles with the validation error of a module
+    /// that does not compile (already said by the messages). GPU only.
+    #[wasm_bindgen(js_name = kernelModule)]
+    pub fn kernel_module(&self, module: JsValue, wgsl: JsValue) -> Result<JsValue, JsValue> {
+        let kernel = kernel_of(&module, &wgsl, &JsValue::FALSE).map_err(js_error)?;
+        let gpu = self.state.backend.gpu().map_err(js_error)?;
+        let (module, scope) = gpu.shader_module(&kernel).map_err(js_error)?;
+        Ok(object(&[("module", module), ("scope", scope)]))
+    }
+
+    /// Later runs and traces of this playground use `wgsl` in place of
+    /// `module`'s file (`probed`: it declares the probe, binding 15, and uses it
+    /// in every entry point); its pipelines are built on first use, and a
+    /// pipeline's error rejects that call. GPU only.
     #[wasm_bindgen(js_name = setKernel)]
-    pub fn set_kernel(&self, module: JsValue, wgsl: JsValue, probed: JsValue) -> js_sys::Promise {
-        let state = self.state.clone();
-        let kernel = (|| -> crate::Result<KernelOverride> {
-            let module = args::string(&module, "the kernel")?;
-            let wgsl = args::string(&wgsl, "the kernel's WGSL")?;
-            if wgsl.len() > MAX_KERNEL_BYTES {
-                return Err(Error::Range(format!(
-                    "a kernel of {} bytes: at most {MAX_KERNEL_BYTES}",
-                    wgsl.len()
-                )));
-            }
-            Ok(KernelOverride::new(&module, wgsl, probed.is_truthy())?)
-        })();
-        future_to_promise(async move {
-            let kernel = kernel.map_err(js_error)?;
-            let gpu = state.backend.gpu().map_err(js_error)?;
-            let diagnostics = gpu.set_kernel(&kernel).await.map_err(js_error)?;
-            let list: Array = diagnostics
-                .iter()
-                .map(|d| {
-                    let severity = match d.severity {
-                        Severity::Error => "error",
-                        Severity::Warning => "warning",
-                        Severity::Info => "info",
-                    };
-                    object(&[
-                        ("severity", severity.into()),
-                        ("message", d.message.as_str().into()),
-                        ("line", d.line.into()),
-                        ("column", d.column.into()),
-                        ("length", d.length.into()),
-                    ])
-                })
-                .collect();
-            Ok(object(&[("diagnostics", list.into())]))
-        })
+    pub fn set_kernel(&self, module: JsValue, wgsl: JsValue, probed: JsValue) -> Result<(), JsValue> {
+        let kernel = kernel_of(&module, &wgsl, &probed).map_err(js_error)?;
+        let gpu = self.state.backend.gpu().map_err(js_error)?;
+        gpu.set_kernel(&kernel);
+        Ok(())
     }
 
     /// Back to the library's own kernels.
@@ -102,15 +82,22 @@ impl Playground {
         }
     }
 
-    /// Resolves to the line of the guarded loop that ran away in this
-    /// playground's kernel since the last call (0: none), and clears it.
+    /// The line of the guarded loop that ran away in this playground's last
+    /// run (0: none), read with the run; cleared.
     #[wasm_bindgen(js_name = kernelProbe)]
-    pub fn kernel_probe(&self) -> js_sys::Promise {
-        let state = self.state.clone();
-        future_to_promise(async move {
-            let gpu = state.backend.gpu().map_err(js_error)?;
-            let line = gpu.take_probe().await.map_err(js_error)?;
-            Ok(line.into())
-        })
+    pub fn kernel_probe(&self) -> u32 {
+        self.state.backend.gpu().map_or(0, |gpu| gpu.take_probe())
     }
+}
+
+fn kernel_of(module: &JsValue, wgsl: &JsValue, probed: &JsValue) -> crate::Result<KernelOverride> {
+    let module = args::string(module, "the kernel")?;
+    let wgsl = args::string(wgsl, "the kernel's WGSL")?;
+    if wgsl.len() > MAX_KERNEL_BYTES {
+        return Err(Error::Range(format!(
+            "a kernel of {} bytes: at most {MAX_KERNEL_BYTES}",
+            wgsl.len()
+        )));
+    }
+    Ok(KernelOverride::new(&module, wgsl, probed.is_truthy())?)
 }

@@ -156,6 +156,9 @@ export const messages = {
   'card.order': 'Why order matters',
   'card.bench': 'Benchmark on this GPU',
   'card.code': 'The kernels’ code',
+  'card.kernel': 'Your kernel, checked',
+  'card.kernel.lead':
+    'Write one of the article’s kernels yourself: your browser compiles it as you type, runs it on your GPU through the library’s own passes, checks it against ours on about thirty cases from 0 to 65 537 flags, and when it breaks shows the smallest input that breaks it.',
   'app.unexpected': 'Unexpected error: {error}',
   'app.noWasm': 'Could not load the compiled kernels (compaction_playground): {error}. If you built from source, run `npm start` and reload.',
   'app.compiling': 'Compiling the GPU pipelines (slow on a software adapter)…',

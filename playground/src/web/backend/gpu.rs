@@ -5,7 +5,7 @@
 
 mod render;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 pub(in crate::web) use render::Canvas;
@@ -16,9 +16,9 @@ use crate::web::shared::SharedGpu;
 use crate::web::timing::{time_gpu, Measured};
 use crate::Error;
 use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
-use wgpu_compaction::teaching::{
-    self, shader_sources, Diagnostic, KernelOverride, Severity, ShaderSource,
-};
+use js_sys::{Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wgpu_compaction::teaching::{self, shader_sources, KernelOverride, ShaderSource};
 use wgpu_compaction::{CompactionOutput, Compactor, Method};
 
 /// One playground's GPU side: its own flags and drawing, on the page's shared device.
@@ -29,6 +29,8 @@ pub(in crate::web) struct Gpu {
     pub image: RefCell<Option<Rc<OffscreenImage>>>,
     /// A learner's kernel in place of ours (`setKernel`): its own compactor on the shared device.
     kernel: RefCell<Option<Rc<Compactor>>>,
+    /// What the last run's probe said (`probe_line`), until read.
+    pub probe_line: Cell<u32>,
 }
 
 impl Gpu {
@@ -39,6 +41,7 @@ impl Gpu {
             canvas: RefCell::new(None),
             image: RefCell::new(None),
             kernel: RefCell::new(None),
+            probe_line: Cell::new(0),
         }
     }
 
@@ -48,33 +51,48 @@ impl Gpu {
         kernel.unwrap_or_else(|| self.shared.compactor.clone())
     }
 
-    /// Compiles `kernel` (in its turn on the device) and uses it from now on
-    /// where it compiled without an error; the compiler's messages.
-    pub async fn set_kernel(&self, kernel: &KernelOverride) -> crate::Result<Vec<Diagnostic>> {
-        *self.kernel.borrow_mut() = None;
-        let _turn = self.shared.lock.lock().await;
+    /// `kernel`'s whole module made by the browser's compiler, inside an error
+    /// scope pushed and popped in this one synchronous stretch (nothing of
+    /// wgpu's runs between, so its own scopes are untouched): a module that does
+    /// not compile is the caller's to read by its `getCompilationInfo()`, in
+    /// UTF-16 columns. `(module, the scope's promise)`.
+    pub fn shader_module(&self, kernel: &KernelOverride) -> crate::Result<(JsValue, JsValue)> {
         self.check()?;
-        let device = &self.shared.context.device;
-        let messages = teaching::compile_messages(device, kernel).await;
-        self.check()?;
-        if messages.iter().all(|d| d.severity != Severity::Error) {
-            let queue = &self.shared.context.queue;
-            let compactor = Compactor::with_override(device, queue, kernel);
-            *self.kernel.borrow_mut() = Some(Rc::new(compactor));
+        let raw: JsValue = match self.shared.context.device.as_webgpu() {
+            Some(raw) => raw.clone().into(),
+            None => return Err(crate::Error::NoWebGpu("no WebGPU device".into())),
+        };
+        let call = |name: &str, args: &Array| {
+            Reflect::get(&raw, &name.into())
+                .and_then(|f| f.dyn_into::<js_sys::Function>())
+                .and_then(|f| f.apply(&raw, args))
+        };
+        let descriptor = js_sys::Object::new();
+        let _ = Reflect::set(&descriptor, &"code".into(), &kernel.module_wgsl().into());
+        let _ = Reflect::set(&descriptor, &"label".into(), &kernel.module().into());
+        let made = call("pushErrorScope", &Array::of1(&"validation".into()))
+            .and_then(|_| call("createShaderModule", &Array::of1(&descriptor)));
+        let popped = call("popErrorScope", &Array::new());
+        match (made, popped) {
+            (Ok(module), Ok(popped)) => Ok((module, popped)),
+            _ => Err(crate::Error::NoWebGpu("createShaderModule failed".into())),
         }
-        Ok(messages)
+    }
+
+    /// Later runs and traces use `kernel` (its pipelines built on first use).
+    pub fn set_kernel(&self, kernel: &KernelOverride) {
+        let (device, queue) = (&self.shared.context.device, &self.shared.context.queue);
+        let compactor = Compactor::with_override(device, queue, kernel);
+        *self.kernel.borrow_mut() = Some(Rc::new(compactor));
     }
 
     pub fn clear_kernel(&self) {
         *self.kernel.borrow_mut() = None;
     }
 
-    /// The line where the learner's guarded loop ran away since the last call, or 0.
-    pub async fn take_probe(&self) -> crate::Result<u32> {
-        let _turn = self.shared.lock.lock().await;
-        self.check()?;
-        let line = teaching::take_probe(&self.compactor()).await;
-        line.map_err(|e| self.after_loss(e))
+    /// The line where the learner's guarded loop ran away in the last run, or 0 (cleared).
+    pub fn take_probe(&self) -> u32 {
+        self.probe_line.replace(0)
     }
 
     /// `Err(DeviceLost)` once the device is gone.

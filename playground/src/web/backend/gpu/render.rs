@@ -8,7 +8,7 @@ use super::Gpu;
 use crate::draw_instances::{DrawInstances, Grid, OffscreenImage, Pixels};
 use crate::web::backend::Draw;
 use crate::web::shared::{SharedGpu, Uploaded};
-use wgpu_compaction::teaching::{scoped, Readback};
+use wgpu_compaction::teaching::{self, scoped, Readback};
 use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Method};
 
 pub(in crate::web) struct Canvas {
@@ -170,12 +170,18 @@ async fn finish_run(
     };
     let output = compaction.read_output(device, &mut encoder)?;
     let mut pixels = Readback::default();
-    if let Some((image, grid)) = &image {
+    let image_at = image.as_ref().map(|(image, grid)| {
         let (indices, indirect) = (compaction.indices(), compaction.indirect());
         image.encode(device, &mut encoder, indices, indirect, *grid);
         let words = image.pixels().size() / 4;
-        pixels.copy(device, &mut encoder, image.pixels(), 0, words);
-    }
+        pixels.copy(device, &mut encoder, image.pixels(), 0, words)
+    });
+    // A learner's instrumented kernel: its probe read and cleared in the same submission.
+    let probe_at = teaching::probe_buffer(compactor).map(|probe| {
+        let at = pixels.copy(device, &mut encoder, probe, 0, teaching::PROBE_WORDS);
+        encoder.clear_buffer(probe, 0, None);
+        at
+    });
     let queue = &gpu.shared.context.queue;
     queue.submit([encoder.finish()]);
     if let Some(frame) = frame {
@@ -183,9 +189,13 @@ async fn finish_run(
     }
     let output = output.read(device).await?;
     let read = pixels.read(device).await?;
+    if let Some(at) = probe_at {
+        gpu.probe_line.set(teaching::probe_line(&read[at]));
+    }
     let pixels = image
         .as_ref()
-        .map(|(image, _)| (image.unpad(&read[0]), image.width(), image.height()));
+        .zip(image_at)
+        .map(|((image, _), at)| (image.unpad(&read[at]), image.width(), image.height()));
     Ok((output, pixels))
 }
 

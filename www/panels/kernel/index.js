@@ -1,0 +1,260 @@
+// The kernel panel: the visitor writes one of the article's kernels. It is
+// guarded (instrument.js), compiled by the browser as they type (one compile
+// in flight, a newer one supersedes it), run on their GPU through the
+// library's own passes on a playground of its own (a side engine holding the
+// kernel), checked against the CPU mirror on a ladder of cases (harness.js),
+// and the first failure shrunk. "Step through it" gives the smallest case and
+// the kernel to the other panels, which then show its real GPU buffers.
+
+import { KernelView } from './view.js';
+import { instrument, toSource } from './instrument.js';
+import { check, ladder } from './harness.js';
+import { isSoftwareAdapter } from '../../core/engine.js';
+import { lazySheet } from '../shared/sheet.js';
+import { codeSheet } from '../shared/excerpt.js';
+import css from './styles.css';
+
+const sheet = lazySheet(css);
+
+/** After the last keystroke, the wait before a compile. */
+export const COMPILE_DELAY_MS = 700;
+/** The kernel shown first: the article's first. */
+const FIRST = 'atomic_counter';
+
+/** @param {import('../../playground/context.js').PanelContext} context */
+export function create(context) {
+  const { t } = context;
+  const wasm = context.kernels();
+  /** @type {{ module: string, method: string, path: string, wgsl: string, entryPoints: { name: string, bindings: string[] }[] }[]} */
+  const facts = wasm.kernelFacts();
+  const factsOf = (name) => facts.find((f) => f.module === name) ?? facts[0];
+  /** @type {import('../../../types/compaction-playground').KernelName} */
+  let module = FIRST;
+  /** The visitor's text of each kernel, kept when they look at another. */
+  const texts = new Map();
+  const source = () => texts.get(module) ?? factsOf(module).wgsl;
+  const mode = () => (factsOf(module).method === 'scan' ? 'exact' : 'unordered');
+
+  /** @type {ReturnType<typeof import('./editor.js').createEditor> | null} */
+  let editor = null;
+  /** @type {Promise<unknown> | null} */
+  let checkerPromise = null;
+  /** @type {any} the CPU mirror the checker judges by */
+  let reference = null;
+  /** What the last compile came to: the text and whether it has no error. */
+  /** @type {{ text: string, wgsl: string, ok: boolean, module: import('../../../types/compaction-playground').KernelName }} */
+  let compiled = { text: '', wgsl: '', ok: false, module };
+  let compiling = new AbortController();
+  /** A text whose loop ran away: never run again by itself. */
+  let hung = '';
+  let timer = 0;
+  let checking = false;
+  /** @type {import('./harness.js').KernelReport | null} */
+  let lastReport = null;
+
+  const view = new KernelView({
+    t,
+    kernels: facts,
+    onKernel: (name) => {
+      module = /** @type {any} */ (name);
+      compiled = { text: '', wgsl: '', ok: false, module };
+      show();
+    },
+    onEdit: () => context.track(openEditor()),
+    onCheck: () => context.track(compileAndCheck(false)),
+    onReset: () => {
+      texts.delete(module);
+      hung = '';
+      if (editor) editor.setText(source());
+      else show();
+    },
+    onStep: () => context.track(stepThrough()),
+    onOurs: () => context.track(useOurs()),
+  });
+
+  function show() {
+    const f = factsOf(module);
+    view.showKernel(module, f.method);
+    report(null);
+    view.showCompile('none');
+    if (editor) editor.setText(source());
+    else view.showSource(source(), module);
+  }
+
+  async function openEditor() {
+    view.say(t('kernel.loadingEditor'));
+    try {
+      const { createEditor } = await import('./editor.js');
+      const root = /** @type {ShadowRoot} */ (context.root.getRootNode());
+      editor = createEditor({
+        parent: view.editorHost(),
+        root,
+        text: source(),
+        label: t('kernel.editorLabel', { module }),
+        onChange: (text) => {
+          texts.set(module, text);
+          clearTimeout(timer);
+          timer = setTimeout(() => context.track(compileAndCheck(true)), COMPILE_DELAY_MS);
+        },
+      });
+      editor.focus();
+    } catch (e) {
+      view.say(t('kernel.editorFailed', { error: e?.message ?? e }));
+    }
+  }
+
+  /** The side engine the checks run on, holding the kernel; null without WebGPU. */
+  async function checker() {
+    checkerPromise ??= context.sideEngine();
+    const engine = /** @type {any} */ (await checkerPromise);
+    if (engine.backend !== 'gpu') return null;
+    return engine;
+  }
+
+  /**
+   * Compiles the current text (guarded) on the checker; shows the messages in
+   * the visitor's lines. Resolves to whether it compiled; false when a newer
+   * compile took over.
+   */
+  async function compile() {
+    compiling.abort();
+    compiling = new AbortController();
+    const signal = compiling.signal;
+    const text = source();
+    const f = factsOf(module);
+    view.showCompile('compiling');
+    const guarded = instrument(text, f.entryPoints);
+    if ('diagnostics' in guarded) {
+      const list = guarded.diagnostics.map((d) => ({ ...d, message: t(d.key, d.params) }));
+      showDiagnostics(list);
+      report({ verdict: 'compile-error', passed: 0, total: 0, diagnostics: list });
+      return false;
+    }
+    const engine = await checker();
+    if (signal.aborted) return false;
+    if (!engine) {
+      view.showCompile('none');
+      report({ verdict: 'unavailable', passed: 0, total: 0, diagnostics: [] });
+      return false;
+    }
+    const diagnostics = await compileOn(engine, module, guarded.wgsl);
+    if (signal.aborted) return false;
+    const lineCount = text.split('\n').length;
+    const list = diagnostics.map((d) => (d.line >= 1 && d.line <= lineCount ? { ...d, ...toSource(text, guarded.inserts, d.line, d.column) } : { ...d, line: 0, column: 0 }));
+    showDiagnostics(list);
+    const ok = !list.some((d) => d.severity === 'error');
+    if (ok) await engine.exec((pg) => pg.setKernel(module, guarded.wgsl, true));
+    compiled = { text, wgsl: guarded.wgsl, ok, module };
+    if (!ok) report({ verdict: 'compile-error', passed: 0, total: 0, diagnostics: list });
+    return ok;
+  }
+
+  /** @param {import('./harness.js').KernelReport | null} r */
+  function report(r) {
+    lastReport = r;
+    view.showReport(r, mode());
+  }
+
+  /**
+   * The browser's messages on `wgsl` in place of `name`'s file: lines of the
+   * whole module, UTF-16 columns, as `getCompilationInfo()` gives them.
+   */
+  async function compileOn(engine, name, wgsl) {
+    const made = await engine.exec((pg) => pg.kernelModule(name, wgsl));
+    // The scope's error is the module's not compiling: the messages say where.
+    await made.scope.catch(() => null);
+    const info = await made.module.getCompilationInfo();
+    return [...info.messages].map((m) => ({ severity: m.type, message: m.message, line: m.lineNum, column: m.linePos, length: m.length }));
+  }
+
+  function showDiagnostics(list) {
+    view.showCompile(list.some((d) => d.severity === 'error') ? 'errors' : 'ok', list);
+    editor?.show(list);
+  }
+
+  /** Compiles, then checks: `auto` (after typing) skips a text that hung. */
+  async function compileAndCheck(auto) {
+    if (checking) return;
+    try {
+      if (!(await compile())) return;
+      if (auto && compiled.text === hung) return;
+      await runCheck();
+    } catch (e) {
+      if (context.alive()) view.showReport({ verdict: 'failedToRun', message: e?.message ?? String(e), passed: 0, total: 0, diagnostics: [] }, mode());
+    }
+  }
+
+  async function runCheck() {
+    const engine = await checker();
+    if (!engine) return;
+    const method = factsOf(module).method;
+    reference ??= wasm.Playground.createCpu();
+    const runner = {
+      run: (flags) =>
+        engine.exec((pg) => {
+          pg.setFlags(flags);
+          return pg.run(method);
+        }),
+      reference: (flags) => {
+        reference.setFlags(flags);
+        return reference.run(method);
+      },
+      probe: () => engine.exec((pg) => pg.kernelProbe()),
+    };
+    checking = true;
+    view.setBusy(true);
+    try {
+      const r = await check(runner, {
+        cases: ladder(),
+        mode: mode(),
+        shrinkMs: isSoftwareAdapter(engine.pg?.adapterName) ? 12_000 : 3000,
+        onCase: (k, total, label) => view.showProgress(t('kernel.checking', { k: k + 1, total, label })),
+      });
+      if (r.verdict === 'hung') hung = compiled.text;
+      if (context.alive()) report(r);
+    } finally {
+      checking = false;
+      view.setBusy(false);
+    }
+  }
+
+  /** The smallest failing case on the page's flags, the visitor's kernel on the page's playground. */
+  async function stepThrough() {
+    const cx = lastReport?.counterexample;
+    const engine = context.engine();
+    if (!engine || !cx || !compiled.ok) return;
+    const flags = Uint32Array.from(cx.flags);
+    if (engine.backend === 'gpu') {
+      await engine.exec((pg) => pg.setKernel(compiled.module, compiled.wgsl, true));
+      view.showStepping(true);
+    }
+    if (context.method() !== factsOf(compiled.module).method) context.setMethod(factsOf(compiled.module).method);
+    context.setFlags(flags, null, 'counterexample');
+  }
+
+  async function useOurs() {
+    const engine = context.engine();
+    view.showStepping(false);
+    if (engine?.backend === 'gpu') await engine.exec((pg) => pg.clearKernel());
+    await context.run();
+  }
+
+  show();
+  return {
+    element: view.element,
+    styles: [codeSheet(), sheet()],
+    engineChanged: () => {
+      // A new engine (a lost device, a retry): its playground runs our kernels; the checker is remade.
+      view.showStepping(false);
+      checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
+      checkerPromise = null;
+    },
+    destroy: () => {
+      clearTimeout(timer);
+      compiling.abort();
+      editor?.destroy();
+      checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
+      reference?.free();
+    },
+  };
+}
