@@ -229,7 +229,8 @@ test('"Copy embed code" on the full page gives an element and an iframe that rep
     await idle(page);
     await page.click('[data-testid="tiles-step-forward"]');
     await page.click('[data-testid="tiles-step-forward"]');
-    for (const p of ['editor', 'atomic', 'draw', 'order', 'bench', 'code']) await page.uncheck(`.embed-panels input[value="${p}"]`);
+    // Every panel but the result and the tile view unchecked.
+    for (const box of await page.$$('.embed-panels input:not([value="result"]):not([value="tiles"])')) await box.uncheck();
     await page.click('[data-testid="copy-embed"]');
     await page.waitForFunction(() => /Copied/.test(document.querySelector('[data-testid="embed-status"]').textContent));
     const element = await page.inputValue('[data-testid="embed-element"]');

@@ -254,16 +254,22 @@ test('panels="scan" fetches the loader, the playground, the scan panel and the w
 
 test('what docs/embedding.md says each page fetches is what Chromium fetches, within 5 %', { timeout: TEST_TIMEOUT }, async () => {
   const rows = await quotedSizes();
-  assert.equal(rows.length, PANELS.length + 2, 'a row for no element, each panel and every panel');
+  assert.equal(rows.length, PANELS.length + 3, 'a row for no element, each panel, the kernel panel with its editor open and every panel');
   for (const { what, kib: quoted } of rows) {
     const panels = /panels="(\w+)"/.exec(what)?.[1];
     const none = /no element/.test(what);
     const attr = panels ? ` panels="${panels}"` : '';
     const body = none ? filler(3) : `<compaction-playground id="z" flags="1001101001" method="${panels === 'tiles' ? 'lookback' : 'scan'}"${attr}></compaction-playground>`;
-    const { page, fetched } = await open(await hostPage(`sizes-${panels ?? (none ? 'none' : 'all')}`, body), { wait: !none });
+    const editing = /editor open/.test(what);
+    const { page, fetched } = await open(await hostPage(`sizes-${panels ?? (none ? 'none' : 'all')}${editing ? '-editing' : ''}`, body), { wait: !none });
     try {
       if (none) await page.waitForLoadState('networkidle');
       else await idle(page);
+      if (editing) {
+        await page.click('[data-testid="kernel-edit"]');
+        await page.waitForSelector('[data-testid="kernel-editor"]');
+        await idle(page);
+      }
       const measured = (await total(fetched)) / 1024;
       console.log(`${what}: quoted ${quoted} KiB, fetched ${measured.toFixed(1)} KiB`);
       assert.ok(Math.abs(measured - quoted) <= 0.05 * quoted, `${what}: the doc says ${quoted} KiB, the page fetched ${measured.toFixed(1)} KiB`);

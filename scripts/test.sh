@@ -8,10 +8,11 @@
 #        wasm:   clippy (wasm32) -> build (scripts/build.sh: the wasm, then dist/)
 #        native: clippy (native) -> the native tests' build (cargo test --no-run)
 #   -> tsc (JSDoc types), unit tests (node --test tests/js/)
-#   -> native tests (cargo test, built above) -> the library as a dependency
-#      (scripts/check-library.sh: its scratch crate reuses the tests' build)
-#   -> browser tests (node --test e2e/, one file at a time), the docs
-#      generators' sites among them
+#   -> beside each other:
+#        browser tests (node --test e2e/, two files at a time, the docs
+#          generators' sites among them), in the background;
+#        native tests (cargo test, built above) -> the library as a dependency
+#          (scripts/check-library.sh: its scratch crate reuses the tests' build)
 # The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
 # in the background from the start; the browser tests wait for them.
 set -euo pipefail
@@ -127,12 +128,6 @@ stage "unit tests of the pure modules (node --test tests/js/)"
 mapfile -t UNIT_TESTS < <(find "$ROOT/tests/js" -name '*.test.mjs' | sort)
 node --test "${UNIT_TESTS[@]#"$ROOT"/}"
 
-stage "native tests (cargo test --release --workspace, built above)"
-cargo test --release --workspace
-
-stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
-bash "$ROOT/scripts/check-library.sh"
-
 stage "docs generators (scripts/setup.sh setup_docs_tools, started at the beginning)"
 if ! wait "$DOCS_TOOLS_PID"; then
   cat "$DOCS_TOOLS_LOG" >&2
@@ -141,17 +136,47 @@ if ! wait "$DOCS_TOOLS_PID"; then
 fi
 grep '^setup:' "$DOCS_TOOLS_LOG" || true
 
+# The browser tests, in the background from here: they wait on pages far more
+# than they compute (a file's run is about a third CPU), so the native tests
+# and the library's check run beside them. Two files at a time, the slowest
+# first; a device that misses a page's start takes over when it comes
+# (www/core/engine.js, LATE_TIMEOUT_MS), so a loaded machine slows a page down
+# but does not leave it on the CPU reference.
 mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
 )
+E2E_LOG="$ROOT/target/test-e2e.log"
+E2E_PID=""
 if ((${#E2E_TESTS[@]})); then
-  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files)"
   # Files are listed explicitly: `node --test <dir>` recurses on Node 20 but
-  # not on Node 22+, where arguments are glob patterns. One file at a time:
-  # two at a time took 595 s where one takes 801, but on two cores a page's
-  # WebGPU device then took more than the 15 s its start allows, now and then
-  # (a VitePress page ended on the CPU reference in one clean run of three).
-  node --test --test-concurrency=1 "${E2E_TESTS[@]#"$ROOT"/}"
+  # not on Node 22+, where arguments are glob patterns.
+  SLOW_FIRST=(links sharing guest language kernel playground tiles a11y)
+  ORDERED=()
+  for name in "${SLOW_FIRST[@]}"; do
+    for f in "${E2E_TESTS[@]}"; do [[ "$(basename "$f")" == "$name.test.mjs" ]] && ORDERED+=("$f"); done
+  done
+  for f in "${E2E_TESTS[@]}"; do [[ " ${ORDERED[*]} " == *" $f "* ]] || ORDERED+=("$f"); done
+  E2E_START=$SECONDS
+  node --test --test-concurrency=2 "${ORDERED[@]#"$ROOT"/}" >"$E2E_LOG" 2>&1 &
+  E2E_PID=$!
+  echo "test: browser tests (${#ORDERED[@]} files, two at a time) started beside the next stages; their log: $E2E_LOG"
+fi
+
+stage "native tests (cargo test --release --workspace, built above), beside the browser tests"
+cargo test --release --workspace
+
+stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh), beside the browser tests"
+bash "$ROOT/scripts/check-library.sh"
+
+if [[ -n "$E2E_PID" ]]; then
+  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files, started $((SECONDS - E2E_START)) s ago)"
+  if wait "$E2E_PID"; then
+    cat "$E2E_LOG"
+  else
+    cat "$E2E_LOG" >&2
+    echo "test: the browser tests failed (their log above)" >&2
+    exit 1
+  fi
 else
   skip "browser tests" "no *.test.mjs files in e2e/"
 fi

@@ -52,6 +52,36 @@ export interface CompactionPlaygroundEventMap extends HTMLElementEventMap {
   step: CustomEvent<StepDetail>;
   result: CustomEvent<ResultDetail>;
   langchange: CustomEvent<{ lang: 'en' | 'es' }>;
+  /** The kernel panel compiled the learner's text. */
+  compile: CustomEvent<{ ok: boolean; diagnostics: KernelDiagnostic[] }>;
+  /** The kernel panel checked the learner's kernel. */
+  check: CustomEvent<KernelReport>;
+}
+
+/** A compiler's message on the learner's text: 1-based line (0: no place) and UTF-16 column. */
+export interface KernelDiagnostic {
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** What a check of the learner's kernel found. */
+export interface KernelReport {
+  verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun';
+  /** How it failed: `count`, `missing`, `extra`, `duplicate`, `order`, `out-of-range`, `nondeterministic`. */
+  failure?: string;
+  passed: number;
+  total: number;
+  /** The case it failed on (`'257 · ones'`). */
+  case?: string;
+  /** The line of the loop that ran away (`hung`). */
+  line?: number;
+  /** The pipeline's or the run's error. */
+  message?: string;
+  diagnostics: KernelDiagnostic[];
+  /** The shrunk case: its flags, our indices and the learner's, the first position that differs. */
+  counterexample?: { flags: number[]; expected: number[]; got: number[]; at: number; index: number; shrunkFrom: number; runs: number };
 }
 
 /** <compaction-playground>: every attribute is reactive and mirrored by a property. */
@@ -82,6 +112,10 @@ export declare class CompactionPlaygroundElement extends HTMLElement {
   readonly language: 'en' | 'es' | null;
   /** The state in embed.html's hash form. */
   readonly stateHash: string | null;
+  /** The kernel panel's WGSL: setting it compiles and checks it as typing would. */
+  kernelSource: string | null;
+  /** Checks the kernel panel's kernel (rejects with `.kind` 'no-kernel' without one). */
+  check(): Promise<KernelReport>;
   addEventListener<K extends keyof CompactionPlaygroundEventMap>(
     type: K,
     listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown,

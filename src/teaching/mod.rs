@@ -16,8 +16,8 @@ pub use crate::gpu::error_scope::scoped;
 pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};
 pub use crate::gpu::readback::Readback;
 pub use kernel::{
-    compile_messages, kernel_facts, probe_buffer, probe_line, take_probe, utf16_place, Diagnostic, KernelFacts,
-    KernelOverride, Severity, OVERRIDABLE, PROBE_WORDS,
+    compile_messages, kernel_facts, probe_buffer, probe_line, take_probe, utf16_place, Diagnostic,
+    KernelFacts, KernelOverride, Severity, OVERRIDABLE, PROBE_WORDS,
 };
 pub use sources::{shader_sources, PipelineSource, ShaderSource};
 

@@ -50,6 +50,8 @@ export function kernels() {
 export const FALLBACK_KINDS = ['no-webgpu', 'no-adapter', 'device', 'device-lost', 'timeout'];
 
 export const CREATE_TIMEOUT_MS = 15_000;
+/** How long a device that missed CREATE_TIMEOUT_MS is still awaited, to take over from the CPU reference. */
+export const LATE_TIMEOUT_MS = 120_000;
 
 /** @typedef {{ kind: string, message: string }} Fallback */
 
@@ -64,6 +66,13 @@ export class Engine {
     this.chain = Promise.resolve();
     /** Method -> ms its pipelines took to compile on this engine (timed apart from any run). */
     this.compiled = new Map();
+    /**
+     * After a `timeout` fallback: the GPU engine, should the device still come
+     * (within LATE_TIMEOUT_MS), else null. A loaded machine can take longer
+     * than a page should wait to show anything.
+     * @type {Promise<Engine | null> | null}
+     */
+    this.late = null;
   }
 
   /**
@@ -73,17 +82,20 @@ export class Engine {
   static async open(wasm, onEvent) {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    const created = wasm.Playground.create(onEvent);
     try {
       const timeout = new Promise((_, reject) => {
         timer = setTimeout(() => {
           reject(Object.assign(new Error('Playground.create() did not settle'), { kind: 'timeout' }));
         }, CREATE_TIMEOUT_MS);
       });
-      const pg = await Promise.race([wasm.Playground.create(onEvent), timeout]);
+      const pg = await Promise.race([created, timeout]);
       return new Engine(wasm, pg, null);
     } catch (e) {
       const kind = FALLBACK_KINDS.includes(e?.kind) ? e.kind : 'device';
-      return Engine.cpu(wasm, { kind, message: e?.message ?? String(e) });
+      const cpu = Engine.cpu(wasm, { kind, message: e?.message ?? String(e) });
+      if (kind === 'timeout') cpu.late = lateEngine(wasm, created);
+      return cpu;
     } finally {
       clearTimeout(timer);
     }
@@ -144,6 +156,33 @@ export class Engine {
     });
     return this.chain;
   }
+}
+
+/**
+ * The GPU engine of a `create` that missed CREATE_TIMEOUT_MS, if it settles
+ * within LATE_TIMEOUT_MS more; null otherwise (a playground made after that is freed).
+ * @param {Kernels} wasm  @param {Promise<WasmPlayground>} created
+ * @returns {Promise<Engine | null>}
+ */
+function lateEngine(wasm, created) {
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+  }, LATE_TIMEOUT_MS);
+  const settled = created.then(
+    (pg) => {
+      clearTimeout(timer);
+      if (!expired) return new Engine(wasm, pg, null);
+      pg.free();
+      return null;
+    },
+    () => {
+      clearTimeout(timer);
+      return null;
+    },
+  );
+  const deadline = new Promise((resolve) => setTimeout(() => resolve(null), LATE_TIMEOUT_MS));
+  return Promise.race([settled, deadline]);
 }
 
 /** Software adapters (SwiftShader, lavapipe) report device type Cpu: "… (Cpu, BrowserWebGpu)". */

@@ -30,7 +30,7 @@ export const PANEL_ROWS = Object.freeze([
   { name: 'order', card: 'order-card', words: true, heights: [111, 115, 114.5] },
   { name: 'bench', card: 'bench-card', words: true, heights: [18, 22.5, 22] },
   { name: 'code', card: 'code-card', heights: [129, 130.5, 130] },
-  { name: 'kernel', card: 'kernel-card', lead: true, words: true, heights: [60, 60, 60] },
+  { name: 'kernel', card: 'kernel-card', lead: true, words: true, heights: [40.8, 42.4, 43.6] },
 ]);
 
 /** Every panel's name, in page order. */

@@ -161,6 +161,7 @@ export class CompactionPlaygroundElement extends Base {
       .then(([{ mount }]) => {
         if (this.starting !== starting || this.wrapper !== wrapper) return;
         this.playground = mount(this, { restore: this.saved, lang: this.resolveLang() });
+        if (this.#kernelSource !== null) this.playground.kernelSource = this.#kernelSource;
       })
       .catch((e) => {
         if (this.starting !== starting) return;
@@ -426,6 +427,29 @@ export class CompactionPlaygroundElement extends Base {
   /** The last run: `{ method, n, count, instanceCount, hash, backend }`, or null. */
   get result() {
     return this.playground?.lastResult ? { ...this.playground.lastResult } : null;
+  }
+
+  /**
+   * The kernel panel's WGSL (null before the playground starts): setting it
+   * compiles and checks it as typing would, and is kept until the panel comes.
+   */
+  get kernelSource() {
+    return this.playground?.kernelSource ?? this.#kernelSource;
+  }
+  set kernelSource(text) {
+    if (typeof text !== 'string') throw new TypeError('kernelSource must be a string');
+    this.#kernelSource = text;
+    if (this.playground) this.playground.kernelSource = text;
+  }
+
+  /** A kernel source set before the playground started. @type {string | null} */
+  #kernelSource = null;
+
+  /** Checks the kernel panel's kernel: resolves to its report (`KernelReport`), rejects without a kernel panel. */
+  check() {
+    const kernel = this.playground?.kernel;
+    if (!kernel) return Promise.reject(Object.assign(new Error('this element shows no kernel panel (panels="kernel")'), { kind: 'no-kernel' }));
+    return kernel.check();
   }
 
   /** `'gpu'`, `'cpu'` (the CPU reference), or null while loading. */

@@ -38,7 +38,12 @@
  *   tileMethod(): string,
  *   currentMark(): { ref: any, method: string },
  *   visible(panel: string): boolean,
+ *   emit(type: string, detail: object): void,
+ *   offerKernel(api: KernelApi | null): string | null,
+ *   kernelState(): { module: string | null, texts: Map<string, string> },
  * }} PanelContext
+ * @typedef {{ source: string, setSource(text: string): void, check(): Promise<object> }} KernelApi
+ *   what the kernel panel gives the element (`kernelSource`, `check()`)
  */
 
 /**
@@ -78,5 +83,8 @@ export function panelContext(session, view) {
     tileMethod: () => view.tileMethod(),
     currentMark: () => view.currentMark(),
     visible: (panel) => Boolean(view.visible?.[panel]),
+    emit: (type, detail) => session.emit(type, detail),
+    offerKernel: (api) => session.offerKernel(api),
+    kernelState: () => session.kernelState,
   };
 }

@@ -75,6 +75,12 @@ export class Session {
     this.started = false;
     this.busyCount = 0;
     this.destroyed = false;
+    /** The kernel panel's API (`offerKernel`), and a source set before it came. */
+    this.kernel = null;
+    /** @type {string | null} */
+    this.pendingKernelSource = null;
+    /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
+    this.kernelState = { module: null, texts: new Map() };
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
@@ -239,8 +245,21 @@ export class Session {
       return;
     }
     await this.useEngine(gpu);
+    // A device that came too late for the start takes over when it comes (busy until then).
+    if (gpu.late) this.track(this.adoptLate(gpu));
     await this.view?.whenBuilt();
     if (!this.destroyed) this.setState('ready', true);
+  }
+
+  /** The GPU engine that `cpu` (a start that timed out) still waits for, made the engine if it comes while `cpu` is. */
+  async adoptLate(cpu) {
+    const gpu = await cpu.late;
+    if (!gpu) return;
+    if (this.destroyed || this.engine !== cpu) {
+      gpu.dispose();
+      return;
+    }
+    await this.useEngine(gpu);
   }
 
   /** Shows the engine: where it runs, its methods, its sources. */
@@ -589,6 +608,28 @@ export class Session {
 
   // ------------------------------------------------------------ teardown --
   /** Stops everything this session started; its wasm objects are freed. */
+  /**
+   * The kernel panel's API for the element (null when it goes); answers the
+   * source set on the element before the panel came, if any.
+   * @param {import('./context.js').KernelApi | null} api
+   */
+  offerKernel(api) {
+    this.kernel = api;
+    const pending = this.pendingKernelSource;
+    this.pendingKernelSource = null;
+    return api ? pending : null;
+  }
+
+  /** The element's `kernelSource`: the panel's text, or what waits for the panel. */
+  get kernelSource() {
+    return this.kernel?.source ?? this.pendingKernelSource;
+  }
+
+  set kernelSource(text) {
+    if (this.kernel) this.kernel.setSource(text);
+    else this.pendingKernelSource = text;
+  }
+
   destroy() {
     this.destroyed = true;
     this.runs.dispose();

@@ -67,7 +67,12 @@ impl Playground {
     /// in every entry point); its pipelines are built on first use, and a
     /// pipeline's error rejects that call. GPU only.
     #[wasm_bindgen(js_name = setKernel)]
-    pub fn set_kernel(&self, module: JsValue, wgsl: JsValue, probed: JsValue) -> Result<(), JsValue> {
+    pub fn set_kernel(
+        &self,
+        module: JsValue,
+        wgsl: JsValue,
+        probed: JsValue,
+    ) -> Result<(), JsValue> {
         let kernel = kernel_of(&module, &wgsl, &probed).map_err(js_error)?;
         let gpu = self.state.backend.gpu().map_err(js_error)?;
         gpu.set_kernel(&kernel);

@@ -18,6 +18,9 @@ const sheet = lazySheet(css);
 
 /** After the last keystroke, the wait before a compile. */
 export const COMPILE_DELAY_MS = 700;
+/** A diagnostic as the element's events give it. */
+const plain = ({ severity, message, line, column }) => ({ severity, message, line, column });
+
 /** The kernel shown first: the article's first. */
 const FIRST = 'atomic_counter';
 
@@ -28,10 +31,11 @@ export function create(context) {
   /** @type {{ module: string, method: string, path: string, wgsl: string, entryPoints: { name: string, bindings: string[] }[] }[]} */
   const facts = wasm.kernelFacts();
   const factsOf = (name) => facts.find((f) => f.module === name) ?? facts[0];
+  // The visitor's kernel and text of each, kept by the session (a language switch rebuilds the panel).
+  const kept = context.kernelState();
   /** @type {import('../../../types/compaction-playground').KernelName} */
-  let module = FIRST;
-  /** The visitor's text of each kernel, kept when they look at another. */
-  const texts = new Map();
+  let module = /** @type {any} */ (kept.module ?? FIRST);
+  const texts = kept.texts;
   const source = () => texts.get(module) ?? factsOf(module).wgsl;
   const mode = () => (factsOf(module).method === 'scan' ? 'exact' : 'unordered');
 
@@ -57,6 +61,7 @@ export function create(context) {
     kernels: facts,
     onKernel: (name) => {
       module = /** @type {any} */ (name);
+      kept.module = name;
       compiled = { text: '', wgsl: '', ok: false, module };
       show();
     },
@@ -127,6 +132,7 @@ export function create(context) {
     if ('diagnostics' in guarded) {
       const list = guarded.diagnostics.map((d) => ({ ...d, message: t(d.key, d.params) }));
       showDiagnostics(list);
+      context.emit('compile', { ok: false, diagnostics: list.map(plain) });
       report({ verdict: 'compile-error', passed: 0, total: 0, diagnostics: list });
       return false;
     }
@@ -143,6 +149,7 @@ export function create(context) {
     const list = diagnostics.map((d) => (d.line >= 1 && d.line <= lineCount ? { ...d, ...toSource(text, guarded.inserts, d.line, d.column) } : { ...d, line: 0, column: 0 }));
     showDiagnostics(list);
     const ok = !list.some((d) => d.severity === 'error');
+    context.emit('compile', { ok, diagnostics: list.map(plain) });
     if (ok) await engine.exec((pg) => pg.setKernel(module, guarded.wgsl, true));
     compiled = { text, wgsl: guarded.wgsl, ok, module };
     if (!ok) report({ verdict: 'compile-error', passed: 0, total: 0, diagnostics: list });
@@ -153,6 +160,7 @@ export function create(context) {
   function report(r) {
     lastReport = r;
     view.showReport(r, mode());
+    if (r && r.verdict !== 'compile-error') context.emit('check', structuredClone(r));
   }
 
   /**
@@ -239,7 +247,30 @@ export function create(context) {
     await context.run();
   }
 
+  /** The new text of the kernel shown, as if typed (the editor follows); compiled and checked after the same pause. */
+  function setSource(text) {
+    texts.set(module, text);
+    if (editor && editor.text() !== text) editor.setText(text);
+    else if (!editor) view.showSource(text, module);
+    clearTimeout(timer);
+    timer = setTimeout(() => context.track(compileAndCheck(true)), COMPILE_DELAY_MS);
+  }
+
+  /** A check now (after a compile), for the element's `check()`. */
+  async function checkNow() {
+    clearTimeout(timer);
+    await compileAndCheck(false);
+  }
+
+  const pending = context.offerKernel({
+    get source() {
+      return source();
+    },
+    setSource,
+    check: () => context.track(checkNow()).then(() => structuredClone(lastReport)),
+  });
   show();
+  if (pending !== null) setSource(pending);
   return {
     element: view.element,
     styles: [codeSheet(), sheet()],
@@ -250,6 +281,7 @@ export function create(context) {
       checkerPromise = null;
     },
     destroy: () => {
+      context.offerKernel(null);
       clearTimeout(timer);
       compiling.abort();
       editor?.destroy();

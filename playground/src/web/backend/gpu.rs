@@ -15,9 +15,9 @@ use crate::draw_instances::{OffscreenImage, Pixels};
 use crate::web::shared::SharedGpu;
 use crate::web::timing::{time_gpu, Measured};
 use crate::Error;
-use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
+use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
 use wgpu_compaction::teaching::{self, shader_sources, KernelOverride, ShaderSource};
 use wgpu_compaction::{CompactionOutput, Compactor, Method};
 

@@ -1,0 +1,147 @@
+// The kernel panel in headless Chromium on SwiftShader: the learner's WGSL
+// compiled by the browser (messages on their line and UTF-16 column), checked
+// on the GPU against the CPU mirror, the article's slip shrunk to one flag, a
+// runaway loop stopped by the guard with its line (never an unguarded loop:
+// SwiftShader would never stop it), Step through it, Spanish and axe.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors } from './helpers.mjs';
+import { seriousViolations } from './a11y.mjs';
+import { useBrowser } from './fixture.mjs';
+
+const ctx = useBrowser({ server: true });
+const url = () => `${ctx.server.url}index.html`;
+const shipped = (name) => readFileSync(new URL(`../shaders/${name}.wgsl`, import.meta.url), 'utf8');
+/** SwiftShader runs the ladder's 65 537-flag cases on the CPU: minutes at worst, with the shrinking. */
+const CHECK_MS = 240_000;
+
+/** Opens the kernel panel alone on `kernel`, the editor open. */
+async function openKernel(kernel, { lang } = {}) {
+  const { page, log } = await openPlayground(ctx.browser, url(), '#panels=kernel,result');
+  if (lang) {
+    await page.evaluate((l) => document.querySelector('compaction-playground').setAttribute('lang', l), lang);
+    await page.waitForFunction((l) => document.querySelector('compaction-playground').language === l, lang);
+    await idle(page);
+  }
+  await page.selectOption('[data-testid="kernel-module"]', kernel);
+  await page.click('[data-testid="kernel-edit"]');
+  await page.waitForSelector('[data-testid="kernel-editor"]');
+  return { page, log };
+}
+
+/** Replaces the editor's whole text, as a visitor pasting it would. */
+async function setText(page, text) {
+  await page.click('[data-testid="kernel-editor"]');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+/** The verdict once a check (or a compile) has one: `{ verdict, failure, text, flags }`. */
+async function verdict(page) {
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-verdict"]')?.dataset.verdict, null, { timeout: CHECK_MS });
+  return page.evaluate(() => {
+    const root = document.querySelector('compaction-playground').shadowRoot;
+    const v = root.querySelector('[data-testid="kernel-verdict"]');
+    const cx = root.querySelector('[data-flags]');
+    return {
+      verdict: v.dataset.verdict,
+      failure: v.dataset.failure ?? null,
+      text: v.textContent,
+      flags: cx ? cx.dataset.flags.split(',').filter(Boolean).map(Number) : null,
+      yours: [...root.querySelectorAll('[data-testid="kernel-yours"]')].map((e) => e.textContent),
+    };
+  });
+}
+
+test('a compile error on line 5, after a comment of characters outside ASCII, lands on line 5 at its UTF-16 column, in the gutter and the list', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('add_offsets');
+  const lines = [
+    '// ñandú 𝄞: a comment outside ASCII',
+    '@group(0) @binding(0) var<storage, read_write> prefix : array<u32>;',
+    '@group(0) @binding(1) var<storage, read> offsets : array<u32>;',
+    'fn two() -> u32 {',
+    '  let a = 1u; return a + ;',
+    '}',
+  ];
+  await setText(page, lines.join('\n'));
+  const item = page.locator('[data-testid="kernel-diagnostic"][data-severity="error"]').first();
+  await item.waitFor({ timeout: 60_000 });
+  assert.equal(await item.getAttribute('data-line'), '5');
+  const column = Number(await item.getAttribute('data-column'));
+  const expected = [lines[4].indexOf('+') + 1, lines[4].indexOf(';') + 1];
+  assert.ok(expected.includes(column), `column ${column}, expected one of ${expected}`);
+  assert.ok(await page.locator('.cm-lint-marker-error').count(), 'a marker in the gutter');
+  assert.equal((await verdict(page)).verdict, 'compile-error');
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test("the article's slip (a flag is visible when it equals 1) shrinks to one flag of 2 or more: ours [0], yours empty; Step through it runs it on the page", { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  await setText(page, shipped('atomic_counter').replace('visible[i] == 0u', 'visible[i] != 1u'));
+  const v = await verdict(page);
+  assert.deepEqual([v.verdict, v.failure], ['failed', 'missing'], v.text);
+  assert.equal(v.flags?.length, 1, v.text);
+  assert.ok(v.flags[0] >= 2, `flags ${v.flags}`);
+  assert.deepEqual(v.yours, ['—']);
+  await page.click('[data-testid="kernel-step"]');
+  await page.waitForFunction(
+    (n) =>
+      document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="result-list"]')?.dataset.count === '0' &&
+      document.querySelector('compaction-playground').flags.length === n,
+    1,
+  );
+  await idle(page);
+  const r = await results(page);
+  assert.deepEqual([r.method, r.count, r.indices], ['atomic', 0, []], 'the page runs the learner’s kernel on the case');
+  await page.click('[data-testid="kernel-ours"]');
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="result-list"]')?.dataset.count === '1');
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('the shipped scan_block passes every case of the ladder', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('scan_block');
+  const t0 = Date.now();
+  await page.click('[data-testid="kernel-check"]');
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'passed', v.text);
+  assert.match(v.text, /29 cases/);
+  console.log(`scan_block: the ladder in ${Date.now() - t0} ms`);
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('a loop that never ends is stopped by the guard: hung, with its line; not run again by itself; ours passes after it', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  const text = shipped('atomic_counter').replace('  let slot = atomicAdd(&counter, 1u);', '  var spin = 0u;\n  loop { spin = spin + 1u; }\n  let slot = atomicAdd(&counter, 1u);');
+  const line = text.split('\n').findIndex((l) => l.includes('loop {')) + 1;
+  await setText(page, text);
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'hung', v.text);
+  assert.match(v.text, new RegExp(`line ${line}\\b`));
+  // The page's own playground never ran it: its result is still right.
+  const r = await results(page);
+  assert.equal(r.backend, 'gpu');
+  assert.deepEqual(r.indices, [0, 3, 4, 6, 9]);
+  await page.click('[data-testid="kernel-reset"]');
+  await page.click('[data-testid="kernel-check"]');
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-verdict"]')?.dataset.verdict === 'passed', null, {
+    timeout: CHECK_MS,
+  });
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('in Spanish, with a verdict on screen: the panel speaks Spanish and axe finds nothing serious', { timeout: TEST_TIMEOUT }, async () => {
+  const { page } = await openKernel('atomic_counter', { lang: 'es' });
+  await setText(page, shipped('atomic_counter').replace('visible[i] == 0u', 'visible[i] != 1u'));
+  const v = await verdict(page);
+  assert.match(v.text, /Falló en el caso/);
+  assert.equal(await page.locator('[data-testid="kernel-step"]').textContent(), 'Recorrerlo paso a paso');
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.close();
+});
