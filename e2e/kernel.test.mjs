@@ -19,8 +19,8 @@ const shipped = (name) => readFileSync(new URL(`../shaders/${name}.wgsl`, import
 const CHECK_MS = 240_000;
 
 /** Opens the kernel panel alone on `kernel`, the editor open. */
-async function openKernel(kernel, { lang } = {}) {
-  const { page, log } = await openPlayground(ctx.browser, url(), '#panels=kernel,result');
+async function openKernel(kernel, { lang, panels = 'kernel,result' } = {}) {
+  const { page, log } = await openPlayground(ctx.browser, url(), `#panels=${panels}`);
   if (lang) {
     await page.evaluate((l) => document.querySelector('compaction-playground').setAttribute('lang', l), lang);
     await page.waitForFunction((l) => document.querySelector('compaction-playground').language === l, lang);
@@ -71,7 +71,7 @@ test('a compile error on line 5, after a comment of characters outside ASCII, la
   await item.waitFor({ timeout: 60_000 });
   assert.equal(await item.getAttribute('data-line'), '5');
   const column = Number(await item.getAttribute('data-column'));
-  const expected = [lines[4].indexOf('+') + 1, lines[4].indexOf(';') + 1];
+  const expected = [lines[4].indexOf('+') + 1, lines[4].lastIndexOf(';') + 1];
   assert.ok(expected.includes(column), `column ${column}, expected one of ${expected}`);
   assert.ok(await page.locator('.cm-lint-marker-error').count(), 'a marker in the gutter');
   assert.equal((await verdict(page)).verdict, 'compile-error');
@@ -99,6 +99,26 @@ test("the article's slip (a flag is visible when it equals 1) shrinks to one fla
   assert.deepEqual([r.method, r.count, r.indices], ['atomic', 0, []], 'the page runs the learner’s kernel on the case');
   await page.click('[data-testid="kernel-ours"]');
   await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="result-list"]')?.dataset.count === '1');
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('a Hillis-Steele loop one step short: its smallest case, then Step through it opens the scan stepper on the first step where its GPU buffers differ from ours, the wrong cells marked with our values', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('scan_block', { panels: 'kernel,result,scan' });
+  const short = shipped('scan_block').replaceAll('offset < BLOCK; offset = offset << 1u', 'offset < BLOCK / 2u; offset = offset << 1u');
+  await setText(page, short);
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'failed', v.text);
+  assert.ok(v.flags.length <= 257, `${v.flags.length} flags`);
+  await page.click('[data-testid="kernel-step"]');
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="stepper"] .cell.wrong'), null, { timeout: 120_000 });
+  const shown = await page.evaluate(() => {
+    const root = document.querySelector('compaction-playground').shadowRoot;
+    const wrong = [...root.querySelectorAll('[data-testid="stepper"] .cell.wrong')];
+    return { kind: root.querySelector('[data-testid="stepper"] [data-kind]')?.dataset.kind, wrong: wrong.map((c) => [c.dataset.value, c.dataset.expected]) };
+  });
+  assert.equal(shown.kind, 'hs', 'a Hillis-Steele step');
+  assert.ok(shown.wrong.length > 0 && shown.wrong.every(([got, ours]) => got !== ours && ours !== undefined), JSON.stringify(shown.wrong));
   assert.deepEqual(pageErrors(log), []);
   await page.close();
 });

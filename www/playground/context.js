@@ -40,7 +40,7 @@
  *   visible(panel: string): boolean,
  *   emit(type: string, detail: object): void,
  *   offerKernel(api: KernelApi | null): string | null,
- *   kernelState(): { module: string | null, texts: Map<string, string> },
+ *   kernelState(): { module: string | null, texts: Map<string, string>, active: { module: string, openAtWrong: boolean } | null },
  * }} PanelContext
  * @typedef {{ source: string, setSource(text: string): void, check(): Promise<object> }} KernelApi
  *   what the kernel panel gives the element (`kernelSource`, `check()`)

@@ -80,7 +80,8 @@ export class Session {
     /** @type {string | null} */
     this.pendingKernelSource = null;
     /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
-    this.kernelState = { module: null, texts: new Map() };
+    /** `active`: the learner's kernel runs on the page's own playground (Step through it). */
+    this.kernelState = { module: null, texts: new Map(), active: null };
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */

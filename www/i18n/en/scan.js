@@ -61,6 +61,9 @@ export const messages = {
   'scan.diagram': 'The scan’s buffers at this step: one row per buffer, one cell per element',
   'scan.controls': 'Scan stepper',
   'scan.blockOption': '{b} (flags {first}–{last})',
+  'scan.ours': 'ours: {value}',
+  'scan.learner':
+    'These are your kernel’s buffers, read back from the GPU. A cell framed in red holds another value than ours (ours in its corner). The arrows are what our algorithm reads, not what your kernel read.',
   'scan.inspector': 'Hover or focus a cell to see what its invocation reads and writes.',
   'scan.inspect.none': '{cell}: no invocation writes here in this step.',
   'scan.inspect.writes': '; writes {writes}',

@@ -61,6 +61,9 @@ export const messages = {
   'scan.diagram': 'Los buffers del escaneo en este paso: una fila por buffer, una celda por elemento',
   'scan.controls': 'Paso a paso del escaneo',
   'scan.blockOption': '{b} (flags {first}–{last})',
+  'scan.ours': 'el nuestro: {value}',
+  'scan.learner':
+    'Estos son los buffers de tu kernel, leídos de la GPU. Una celda con marco rojo tiene otro valor que el nuestro (el nuestro, en su esquina). Las flechas son lo que lee nuestro algoritmo, no lo que leyó tu kernel.',
   'scan.inspector': 'Pasa el ratón o el foco por una celda para ver qué lee y escribe su invocación.',
   'scan.inspect.none': '{cell}: ninguna invocación escribe aquí en este paso.',
   'scan.inspect.writes': '; escribe {writes}',

@@ -58,7 +58,6 @@ const highlight = HighlightStyle.define([
   { tag: tags.comment, class: 'cm-wgsl-comment' },
   { tag: tags.keyword, class: 'cm-wgsl-keyword' },
   { tag: tags.typeName, class: 'cm-wgsl-type' },
-  { tag: tags.number, class: 'cm-wgsl-number' },
   { tag: tags.meta, class: 'cm-wgsl-attribute' },
   { tag: tags.function(tags.variableName), class: 'cm-wgsl-function' },
 ]);
@@ -102,6 +101,8 @@ export function createEditor({ parent, root, text, label, readOnly = [], onChang
       ],
     }),
   });
+  // A focusable descendant in the tab order, as axe asks of a scrolling region (a contenteditable alone is not counted).
+  view.contentDOM.tabIndex = 0;
   return {
     view,
     text: () => view.state.doc.toString(),

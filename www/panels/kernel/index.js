@@ -234,6 +234,7 @@ export function create(context) {
     const flags = Uint32Array.from(cx.flags);
     if (engine.backend === 'gpu') {
       await engine.exec((pg) => pg.setKernel(compiled.module, compiled.wgsl, true));
+      kept.active = { module: compiled.module, openAtWrong: true };
       view.showStepping(true);
     }
     if (context.method() !== factsOf(compiled.module).method) context.setMethod(factsOf(compiled.module).method);
@@ -242,6 +243,7 @@ export function create(context) {
 
   async function useOurs() {
     const engine = context.engine();
+    kept.active = null;
     view.showStepping(false);
     if (engine?.backend === 'gpu') await engine.exec((pg) => pg.clearKernel());
     await context.run();
@@ -276,6 +278,7 @@ export function create(context) {
     styles: [codeSheet(), sheet()],
     engineChanged: () => {
       // A new engine (a lost device, a retry): its playground runs our kernels; the checker is remade.
+      kept.active = null;
       view.showStepping(false);
       checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
       checkerPromise = null;

@@ -4,6 +4,7 @@
 // their own.
 
 import { Stepper } from './view.js';
+import { firstWrong } from './steps.js';
 import { layout } from '../../core/layout.js';
 import { lazySheet } from '../shared/sheet.js';
 import { stepsSheet } from '../shared/step-controls.js';
@@ -16,6 +17,8 @@ const sheet = lazySheet(css);
 /** @param {import('../../playground/context.js').PanelContext} context */
 export function create(context) {
   const { t } = context;
+  /** The CPU mirror the learner's trace is marked against. @type {any} */
+  let mirror = null;
   const stepper = new Stepper({
     t,
     onChange: () => context.stepChanged(),
@@ -43,9 +46,23 @@ export function create(context) {
       note = t('work.traceWindow', { n: flags.length, max, blocks: max / layout.block });
     }
     if (!trace || signal.aborted) return;
+    // The learner's kernel runs on the page (the kernel panel's Step through it): its buffers against ours.
+    const learner = context.kernelState().active;
+    let reference = null;
+    let start = context.takeStart(['step', 'block']);
+    if (learner && context.engine()?.backend === 'gpu' && flags.length <= max) {
+      mirror ??= context.kernels().Playground.createCpu();
+      mirror.setFlags(flags);
+      reference = await mirror.scanTrace();
+      if (signal.aborted) return;
+      if (learner.openAtWrong) {
+        learner.openAtWrong = false;
+        start = { ...start, ...firstWrong(trace, reference, t) };
+      }
+      note = [note, t('scan.learner')].filter(Boolean).join(' ');
+    }
     context.traced(flags);
-    const { step, block } = context.takeStart(['step', 'block']);
-    stepper.setTrace(trace, { note, step, block });
+    stepper.setTrace(trace, { note, step: start.step, block: start.block, reference });
     context.stepChanged();
   }
 
@@ -55,6 +72,9 @@ export function create(context) {
     stepper,
     refresh,
     engineChanged: (_engine, sources) => stepper.code.setSources(sources),
-    destroy: () => stepper.destroy(),
+    destroy: () => {
+      stepper.destroy();
+      mirror?.free();
+    },
   };
 }

@@ -55,7 +55,7 @@ function perBlockWindow(count, block) {
   return { start, end: Math.min(count, start + layout.block) };
 }
 
-/** @typedef {{ col: number, i: number, inv: number, value: number, tail?: boolean, mark?: string }} Cell */
+/** @typedef {{ col: number, i: number, inv: number, value: number, tail?: boolean, mark?: string, expected?: number }} Cell */
 
 /** @returns {Cell[]} */
 function cellsOf(values, start, live, extra = {}) {
@@ -251,4 +251,45 @@ export function stepView(trace, step, block0, t) {
 
 function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * Marks the cells of `view` (a learner's kernel's trace) whose values differ
+ * from `reference`'s (the CPU mirror's view of the same step): `mark: 'wrong'`
+ * and the `expected` value. Returns how many differ.
+ * @param {{ rows: { key: string, cells: Cell[] }[] }} view  @param {{ rows: { key: string, cells: Cell[] }[] }} reference
+ */
+export function markWrong(view, reference) {
+  let wrong = 0;
+  for (const row of view.rows) {
+    const ours = reference.rows.find((r) => r.key === row.key);
+    if (!ours) continue;
+    for (const cell of row.cells) {
+      const expected = ours.cells.find((c) => c.col === cell.col && c.i === cell.i);
+      if (expected && expected.value !== cell.value) {
+        cell.mark = 'wrong';
+        cell.expected = expected.value;
+        wrong++;
+      }
+    }
+  }
+  return wrong;
+}
+
+/**
+ * The first step (1-based) and block where a learner's trace differs from the
+ * reference's, in the stepper's order; null when every step agrees.
+ * @param {any} trace  @param {any} reference  @param {any} t
+ */
+export function firstWrong(trace, reference, t) {
+  const steps = planSteps(trace);
+  const blocks = blockCount(trace);
+  for (const [k, step] of steps.entries()) {
+    for (let block = 0; block < blocks; block++) {
+      if (markWrong(stepView(trace, step, block, t), stepView(reference, step, block, t)) > 0) return { step: k + 1, block };
+      // Steps past the block scans show every block at once.
+      if (step.level > 0 || !['load', 'hs', 'exclusive', 'blocksum'].includes(step.kind)) break;
+    }
+  }
+  return null;
 }

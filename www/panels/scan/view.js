@@ -6,7 +6,7 @@
 
 import { h, svg, replace, richText, uniqueId } from '../../core/dom.js';
 import { arrowhead } from '../shared/step-controls.js';
-import { planSteps, stepView, blockCount } from './steps.js';
+import { planSteps, stepView, blockCount, markWrong } from './steps.js';
 import { layout } from '../../core/layout.js';
 import { StepControls } from '../shared/step-controls.js';
 import { CodeExcerpt } from '../shared/excerpt.js';
@@ -90,8 +90,10 @@ export class Stepper {
   }
 
   /** A new trace (or null with a message). Keeps the step and block when they still exist. */
-  setTrace(trace, { note = null, step = null, block = null } = {}) {
+  setTrace(trace, { note = null, step = null, block = null, reference = null } = {}) {
     this.trace = trace;
+    /** The CPU mirror's trace of the same flags, where the trace is a learner's kernel's: its differences marked. */
+    this.reference = reference;
     this.note.hidden = !note;
     this.note.textContent = note ?? '';
     if (!trace) {
@@ -149,6 +151,7 @@ export class Stepper {
     if (!this.trace) return;
     const step = this.steps[this.index];
     const view = stepView(this.trace, step, this.block, this.t);
+    if (this.reference) markWrong(view, stepView(this.reference, step, this.block, this.t));
     this.view = view;
     this.label.dataset.kind = step.kind;
     this.label.dataset.level = String(step.level);
@@ -197,6 +200,7 @@ export class Stepper {
       if (cell.tail) classes.push('tail');
       if (String(cell.value).length > 3) classes.push('wide');
       const name = `${row.key}[${cell.i}]`;
+      const ours = cell.expected === undefined ? '' : ` (${this.t('scan.ours', { value: cell.expected })})`;
       const el = h(
         'span',
         {
@@ -209,8 +213,9 @@ export class Stepper {
           'data-i': cell.i,
           'data-inv': cell.inv,
           'data-value': cell.value,
-          title: `${row.label} — ${name} = ${cell.value}`,
-          'aria-label': `${row.label}, ${cell.i}: ${cell.value}`,
+          'data-expected': cell.expected,
+          title: `${row.label} — ${name} = ${cell.value}${ours}`,
+          'aria-label': `${row.label}, ${cell.i}: ${cell.value}${ours}`,
         },
         String(cell.value),
       );
