@@ -103,7 +103,9 @@ test("the article's slip (a flag is visible when it equals 1) shrinks to one fla
   await page.close();
 });
 
-test('a Hillis-Steele loop one step short: its smallest case, then Step through it opens the scan stepper on the first step where its GPU buffers differ from ours, the wrong cells marked with our values', { timeout: TEST_TIMEOUT }, async () => {
+test('a Hillis-Steele loop one step short: its smallest case, then Step through it opens the scan stepper on the first step where its GPU buffers differ from ours, the wrong cells marked with our values', {
+  timeout: TEST_TIMEOUT,
+}, async () => {
   const { page, log } = await openKernel('scan_block', { panels: 'kernel,result,scan' });
   const short = shipped('scan_block').replaceAll('offset < BLOCK; offset = offset << 1u', 'offset < BLOCK / 2u; offset = offset << 1u');
   await setText(page, short);
@@ -154,6 +156,83 @@ test('a loop that never ends is stopped by the guard: hung, with its line; not r
   });
   assert.deepEqual(pageErrors(log), []);
   await page.close();
+});
+
+test('a link carries the learner’s kernel: it comes back compiled and waits for Check; one too long for a link offers its .wgsl instead', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  const slip = shipped('atomic_counter').replace('visible[i] == 0u', 'visible[i] != 1u');
+  await setText(page, slip);
+  await page.waitForFunction(() => /[#&]kernel=atomic_counter&src=/.test(location.hash));
+  await verdict(page);
+  const link = page.url();
+  const { page: again, log: log2 } = await openPlayground(ctx.browser, link);
+  await again.waitForSelector('[data-testid="kernel-linked"]:not([hidden])');
+  await again.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-compile"]')?.dataset.state === 'ok');
+  assert.equal(await again.evaluate(() => document.querySelector('compaction-playground').kernelSource), slip);
+  await idle(again);
+  assert.equal(
+    await again.evaluate(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-verdict"]').dataset.verdict ?? null),
+    null,
+    'not run by itself',
+  );
+  await again.click('[data-testid="kernel-check"]');
+  assert.equal((await verdict(again)).failure, 'missing');
+  // Text that does not compress: past 8 000 characters packed.
+  let x = 7;
+  const letter = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return String.fromCharCode(97 + (x % 26));
+  };
+  const noise = Array.from({ length: 20_000 }, letter).join('');
+  await setText(page, `${shipped('atomic_counter')}\n// ${noise}\n`);
+  await page.waitForSelector('[data-testid="kernel-too-long"]:not([hidden]) [data-testid="kernel-download"]');
+  await page.waitForFunction(() => /[#&]kernel=atomic_counter(&|$)/.test(location.hash) && !location.hash.includes('src='));
+  assert.equal(await page.getAttribute('[data-testid="kernel-download"]', 'download'), 'atomic_counter.wgsl');
+  assert.deepEqual([...pageErrors(log), ...pageErrors(log2)], []);
+  await page.close();
+  await again.close();
+});
+
+test('the element’s contract: kernelSource compiles and checks as typing would, with compile and check events; check() resolves to the report; without a kernel panel it rejects', {
+  timeout: TEST_TIMEOUT,
+}, async () => {
+  const { page, log } = await openPlayground(ctx.browser, url(), '#panels=kernel,result');
+  const slip = shipped('atomic_counter').replace('visible[i] == 0u', 'visible[i] != 1u');
+  const seen = await page.evaluate(async (text) => {
+    const el = document.querySelector('compaction-playground');
+    const events = [];
+    const got = new Promise((resolve) => {
+      el.addEventListener('compile', (e) => events.push(['compile', e.detail.ok, e.detail.diagnostics.length]));
+      el.addEventListener('check', (e) => {
+        events.push(['check', e.detail.verdict, e.detail.failure]);
+        resolve();
+      });
+    });
+    el.kernelSource = text;
+    await got;
+    const report = await el.check();
+    return { events, report: { verdict: report.verdict, failure: report.failure, flags: report.counterexample?.flags.length }, source: el.kernelSource === text };
+  }, slip);
+  assert.deepEqual(seen.events.slice(0, 2), [
+    ['compile', true, 0],
+    ['check', 'failed', 'missing'],
+  ]);
+  assert.deepEqual(seen.report, { verdict: 'failed', failure: 'missing', flags: 1 });
+  assert.equal(seen.source, true);
+  const { page: plain } = await openPlayground(ctx.browser, url(), '#panels=result');
+  const refused = await plain.evaluate(() =>
+    document
+      .querySelector('compaction-playground')
+      .check()
+      .then(
+        () => null,
+        (e) => e.kind,
+      ),
+  );
+  assert.equal(refused, 'no-kernel');
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+  await plain.close();
 });
 
 test('in Spanish, with a verdict on screen: the panel speaks Spanish and axe finds nothing serious', { timeout: TEST_TIMEOUT }, async () => {

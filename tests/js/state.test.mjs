@@ -76,3 +76,19 @@ test('a crafted hash of a million unknown or empty keys is read only as far as M
   assert.equal(rest, '', 'a link of MAX_HASH_PARTS parts is read whole');
   assert.equal(params.get('flags'), '1011');
 });
+
+test('a learner’s kernel in the hash: read as it is written, kept by formatHash; a src without its kernel is ignored, said', () => {
+  const { state, error, ignored } = parseHash('#flags=b10.WQI&method=scan&kernel=scan_block&src=abc_-', (code) => wasm.decodeFlags(code));
+  assert.equal(error, null);
+  assert.deepEqual(state.kernel, { module: 'scan_block', src: 'abc_-' });
+  assert.deepEqual(ignored, []);
+  const hash = formatHash({ flags: new Uint32Array([1, 0, 1]), preset: null, method: 'scan', step: null, block: 0, tile: 0, kernel: state.kernel }, (f) => wasm.encodeFlags(f));
+  assert.match(hash, /&kernel=scan_block&src=abc_-/);
+  assert.doesNotMatch(
+    formatHash({ flags: new Uint32Array([1]), preset: null, method: 'scan', step: null, block: 0, tile: 0 }, (f) => wasm.encodeFlags(f)),
+    /kernel|src/,
+  );
+  const alone = parseHash('#flags=b10.WQI&src=abc', (code) => wasm.decodeFlags(code));
+  assert.equal(alone.state.kernel, null);
+  assert.deepEqual(alone.ignored, [{ part: 'src=…', why: 'unknown' }]);
+});

@@ -28,6 +28,8 @@ export function defaultState() {
     step: null,
     block: 0,
     tile: 0,
+    /** A learner's kernel carried by a link: `{ module, src }` (src: link.js's packed text, or null). */
+    kernel: null,
     embed: {},
   };
 }
@@ -92,7 +94,7 @@ export function parseFlagsAttribute(text, wasm) {
 }
 
 /** Every key a hash may hold; others are named as ignored. */
-const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 'block', 'tile', ...EMBED_KEYS];
+const HASH_KEYS = ['flags', 'preset', 'n', 'density', 'seed', 'method', 'step', 'block', 'tile', 'kernel', 'src', ...EMBED_KEYS];
 
 /**
  * The most parts (`key=value`, between `&`) of a hash that are read: every key
@@ -151,6 +153,9 @@ export function parseHash(hash, decodeFlags) {
     if (params.has('block')) state.block = int(params, 'block', 0, layout.maxFlags / layout.block);
     if (params.has('tile')) state.tile = int(params, 'tile', 0, layout.maxFlags / layout.tile);
     for (const key of EMBED_KEYS) if (params.has(key)) state.embed[key] = params.get(key);
+    // The kernel panel reads its module and unpacks the text (asynchronously: www/panels/kernel/link.js).
+    if (params.has('kernel')) state.kernel = { module: params.get('kernel'), src: params.get('src') };
+    else if (params.has('src')) ignored.push({ part: 'src=…', why: 'unknown' });
     let flags = null;
     if (params.has('flags')) {
       const code = params.get('flags');
@@ -191,7 +196,7 @@ export function ignoredMessage(ignored, t) {
  * The hash for a state. Small arrays carry their flags (so edits survive);
  * large preset arrays carry the preset's parameters.
  */
-export function formatHash({ flags, preset, method, step, block, tile, embed = {} }, encodeFlags) {
+export function formatHash({ flags, preset, method, step, block, tile, kernel = null, embed = {} }, encodeFlags) {
   const params = new URLSearchParams();
   if (preset && flags.length > MAX_CELLS) {
     params.set('preset', preset.name);
@@ -207,6 +212,10 @@ export function formatHash({ flags, preset, method, step, block, tile, embed = {
   if (step) params.set('step', String(step));
   if (block) params.set('block', String(block));
   if (tile) params.set('tile', String(tile));
+  if (kernel) {
+    params.set('kernel', kernel.module);
+    if (kernel.src) params.set('src', kernel.src);
+  }
   for (const key of EMBED_KEYS) if (embed[key]) params.set(key, embed[key]);
   // URLSearchParams escapes nothing in base64url, `.` or digits.
   return `#${params.toString()}`;

@@ -448,7 +448,7 @@ export class CompactionPlaygroundElement extends Base {
   /** Checks the kernel panel's kernel: resolves to its report (`KernelReport`), rejects without a kernel panel. */
   check() {
     const kernel = this.playground?.kernel;
-    if (!kernel) return Promise.reject(Object.assign(new Error('this element shows no kernel panel (panels="kernel")'), { kind: 'no-kernel' }));
+    if (!kernel?.shown()) return Promise.reject(Object.assign(new Error('this element shows no kernel panel (panels="kernel")'), { kind: 'no-kernel' }));
     return kernel.check();
   }
 

@@ -40,9 +40,11 @@
  *   visible(panel: string): boolean,
  *   emit(type: string, detail: object): void,
  *   offerKernel(api: KernelApi | null): string | null,
- *   kernelState(): { module: string | null, texts: Map<string, string>, active: { module: string, openAtWrong: boolean } | null },
+ *   kernelState(): { module: string | null, texts: Map<string, string>, active: { module: string, openAtWrong: boolean } | null,
+ *     link: { module: string, src: string | null } | null, fromLink: { module: string, src: string | null } | null },
+ *   writeUrl(): void,
  * }} PanelContext
- * @typedef {{ source: string, setSource(text: string): void, check(): Promise<object> }} KernelApi
+ * @typedef {{ source: string, setSource(text: string): void, shown(): boolean, check(): Promise<object> }} KernelApi
  *   what the kernel panel gives the element (`kernelSource`, `check()`)
  */
 
@@ -86,5 +88,6 @@ export function panelContext(session, view) {
     emit: (type, detail) => session.emit(type, detail),
     offerKernel: (api) => session.offerKernel(api),
     kernelState: () => session.kernelState,
+    writeUrl: () => session.writeUrl(),
   };
 }

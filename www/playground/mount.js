@@ -136,6 +136,16 @@ class Mounted {
   get step() {
     return this.view?.currentStep().step ?? null;
   }
+  /** The kernel panel's text (or one set before it came), and its API for `check()`. */
+  get kernelSource() {
+    return this.session.kernelSource;
+  }
+  set kernelSource(text) {
+    this.session.kernelSource = text;
+  }
+  get kernel() {
+    return this.session.kernel;
+  }
   get lastResult() {
     return this.session.lastResult;
   }

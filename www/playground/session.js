@@ -81,7 +81,8 @@ export class Session {
     this.pendingKernelSource = null;
     /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
     /** `active`: the learner's kernel runs on the page's own playground (Step through it). */
-    this.kernelState = { module: null, texts: new Map(), active: null };
+    /** `link`: the kernel the URL carries (`{ module, src }`), `fromLink`: the one a link brought, until the panel takes it. */
+    this.kernelState = { module: null, texts: new Map(), active: null, link: null, fromLink: null };
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
@@ -349,6 +350,8 @@ export class Session {
   initialState() {
     const link = this.url && location.hash.length > 1 ? { ...this.url.read(), hash: location.hash } : null;
     const start = startState({ restore: this.restore, link, attributes: this.attributes, t: this.t, wasm: this.wasm });
+    // A learner's kernel in the link: the kernel panel takes it (compiled at once, run only on Check).
+    if (link && !link.error && link.state.kernel) this.kernelState.fromLink = link.state.kernel;
     if (start.panels) {
       const { panels, unknown } = parsePanels(start.panels);
       this.view?.setPanels(panels);
@@ -598,7 +601,7 @@ export class Session {
   /** What the URL keeps: the flags (or their preset), the method, the step and where it looks. */
   currentView() {
     const { step, block, tile } = this.view?.currentStep() ?? { step: null, block: 0, tile: 0 };
-    return { flags: this.flags, preset: this.preset, method: this.method, step, block, tile };
+    return { flags: this.flags, preset: this.preset, method: this.method, step, block, tile, kernel: this.kernelState.link };
   }
 
   // ---------------------------------------------------------- device loss --

@@ -53,5 +53,9 @@ export const messages = {
   'kernel.step': 'Step through it',
   'kernel.stepNote': 'The other panels now run your kernel on these flags, from its own GPU buffers.',
   'kernel.useOurs': 'Use our kernel again',
+  'kernel.tooLong': 'Your kernel is too long for a link (it would pass 8 000 characters): the link keeps which kernel, not its text.',
+  'kernel.download': 'Download {file}',
+  'kernel.unknownKernel': 'there is no kernel {name} (the kernels: {kernels})',
+  'kernel.badLink': 'The kernel in the link could not be read ({error}); ours is shown.',
   'kernel.linked': 'This kernel came with the link: press Check to run it.',
 };

@@ -53,5 +53,9 @@ export const messages = {
   'kernel.step': 'Recorrerlo paso a paso',
   'kernel.stepNote': 'Los demás paneles ejecutan ahora tu kernel con estos flags, desde sus propios buffers de GPU.',
   'kernel.useOurs': 'Volver a nuestro kernel',
+  'kernel.tooLong': 'Tu kernel es demasiado largo para un enlace (pasaría de 8 000 caracteres): el enlace guarda qué kernel, no su texto.',
+  'kernel.download': 'Descargar {file}',
+  'kernel.unknownKernel': 'no hay ningún kernel {name} (los kernels: {kernels})',
+  'kernel.badLink': 'No se pudo leer el kernel del enlace ({error}); se muestra el nuestro.',
   'kernel.linked': 'Este kernel llegó con el enlace: pulsa Comprobar para ejecutarlo.',
 };

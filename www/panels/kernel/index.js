@@ -9,6 +9,7 @@
 import { KernelView } from './view.js';
 import { instrument, toSource } from './instrument.js';
 import { check, ladder } from './harness.js';
+import { MAX_LINK_CHARS, packSource, unpackSource } from './link.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
 import { codeSheet } from '../shared/excerpt.js';
@@ -99,7 +100,7 @@ export function create(context) {
         onChange: (text) => {
           texts.set(module, text);
           clearTimeout(timer);
-          timer = setTimeout(() => context.track(compileAndCheck(true)), COMPILE_DELAY_MS);
+          timer = setTimeout(() => context.track(Promise.all([compileAndCheck(true), linkTo(module, text)])), COMPILE_DELAY_MS);
         },
       });
       editor.focus();
@@ -193,6 +194,7 @@ export function create(context) {
   }
 
   async function runCheck() {
+    view.showLinked(false);
     const engine = await checker();
     if (!engine) return;
     const method = factsOf(module).method;
@@ -249,13 +251,47 @@ export function create(context) {
     await context.run();
   }
 
+  /**
+   * The URL carries the visitor's text (none when it is ours); a text too long
+   * for a link is said, with a download of it.
+   */
+  async function linkTo(name, text) {
+    const ours = text === factsOf(name).wgsl;
+    const src = ours ? null : await packSource(text);
+    if (name !== module || texts.get(name) !== text) return;
+    const long = src !== null && src.length > MAX_LINK_CHARS;
+    kept.link = ours ? null : { module: name, src: long ? null : src };
+    view.showTooLong(long ? { name, text } : null);
+    context.writeUrl();
+  }
+
+  /** A kernel a link brought: shown and compiled at once, run only when the visitor presses Check. */
+  async function fromLink({ module: name, src }) {
+    kept.fromLink = null;
+    const f = facts.find((k) => k.module === name);
+    try {
+      if (!f) throw new Error(t('kernel.unknownKernel', { name, kernels: facts.map((k) => k.module).join(', ') }));
+      const text = src ? await unpackSource(src) : f.wgsl;
+      if (!context.alive()) return;
+      module = /** @type {any} */ (name);
+      kept.module = name;
+      texts.set(module, text);
+      kept.link = { module: name, src };
+      show();
+      view.showLinked(true);
+      await compile();
+    } catch (e) {
+      context.alert('kernel-link', t('kernel.badLink', { error: e?.message ?? e }));
+    }
+  }
+
   /** The new text of the kernel shown, as if typed (the editor follows); compiled and checked after the same pause. */
   function setSource(text) {
     texts.set(module, text);
     if (editor && editor.text() !== text) editor.setText(text);
     else if (!editor) view.showSource(text, module);
     clearTimeout(timer);
-    timer = setTimeout(() => context.track(compileAndCheck(true)), COMPILE_DELAY_MS);
+    timer = setTimeout(() => context.track(Promise.all([compileAndCheck(true), linkTo(module, text)])), COMPILE_DELAY_MS);
   }
 
   /** A check now (after a compile), for the element's `check()`. */
@@ -269,6 +305,7 @@ export function create(context) {
       return source();
     },
     setSource,
+    shown: () => context.visible('kernel'),
     check: () => context.track(checkNow()).then(() => structuredClone(lastReport)),
   });
   show();
@@ -276,12 +313,14 @@ export function create(context) {
   return {
     element: view.element,
     styles: [codeSheet(), sheet()],
-    engineChanged: () => {
+    engineChanged: (engine) => {
       // A new engine (a lost device, a retry): its playground runs our kernels; the checker is remade.
       kept.active = null;
       view.showStepping(false);
       checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
       checkerPromise = null;
+      // A link's kernel, once the engine is the one the page settles on (not the CPU reference of the start).
+      if (kept.fromLink && engine.fallback?.kind !== 'starting') context.track(fromLink(kept.fromLink));
     },
     destroy: () => {
       context.offerKernel(null);

@@ -35,13 +35,17 @@ export class KernelView {
     this.counterexample = h('div', { class: 'kernel-cx', 'data-testid': 'kernel-counterexample' });
     this.stepButton = h('button', { type: 'button', 'data-testid': 'kernel-step', onclick: onStep, hidden: true }, t('kernel.step'));
     this.stepNote = h('p', { class: 'note', hidden: true }, t('kernel.stepNote'), ' ', h('button', { type: 'button', 'data-testid': 'kernel-ours', onclick: onOurs }, t('kernel.useOurs')));
+    this.linked = h('p', { class: 'note', 'data-testid': 'kernel-linked', hidden: true }, t('kernel.linked'));
+    this.tooLong = h('p', { class: 'note', 'data-testid': 'kernel-too-long', hidden: true });
     this.element = h(
       'div',
       { class: 'kernel-panel' },
       h('p', { class: 'kernel-choose' }, h('label', { for: id }, t('kernel.choose'), ' ', this.select), ' ', this.method),
       h('p', { class: 'kernel-actions' }, this.edit, this.checkButton, this.reset),
       h('p', { class: 'note' }, t('kernel.keys')),
+      this.linked,
       this.code,
+      this.tooLong,
       this.compile,
       this.diagnostics,
       this.progress,
@@ -204,6 +208,23 @@ export class KernelView {
       ),
       t('kernel.cxLabel'),
     );
+  }
+
+  /** Whether the kernel shown came with the link and waits for Check. */
+  showLinked(on) {
+    this.linked.hidden = !on;
+  }
+
+  /** `{ name, text }` too long for a link: said, with the text as a .wgsl download; null: nothing to say. */
+  showTooLong(kernel) {
+    this.tooLong.hidden = !kernel;
+    if (this.download) URL.revokeObjectURL(this.download);
+    this.download = null;
+    if (!kernel) return;
+    const href = URL.createObjectURL(new Blob([kernel.text], { type: 'text/plain' }));
+    this.download = href;
+    const link = h('a', { href, download: `${kernel.name}.wgsl`, 'data-testid': 'kernel-download' }, this.t('kernel.download', { file: `${kernel.name}.wgsl` }));
+    replace(this.tooLong, this.t('kernel.tooLong'), ' ', link);
   }
 
   /** The other panels run the learner's kernel (after Step through it), or ours again. */
