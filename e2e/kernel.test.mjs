@@ -12,7 +12,7 @@ import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors } from './helpe
 import { seriousViolations } from './a11y.mjs';
 import { useBrowser } from './fixture.mjs';
 
-const ctx = useBrowser({ server: true });
+const ctx = useBrowser({ server: true, site: true, cpuBrowser: true });
 const url = () => `${ctx.server.url}index.html`;
 const shipped = (name) => readFileSync(new URL(`../shaders/${name}.wgsl`, import.meta.url), 'utf8');
 /** SwiftShader runs the ladder's 65 537-flag cases on the CPU: minutes at worst, with the shrinking. */
@@ -158,6 +158,41 @@ test('a loop that never ends is stopped by the guard: hung, with its line; not r
   await page.close();
 });
 
+test('the watchdog: a run that never ends (mapAsync stubbed never to settle: never a real unguarded loop) gives the device up: hung, the CPU reference meanwhile, the GPU again; the kernel is not run again', {
+  timeout: TEST_TIMEOUT,
+}, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  await page.evaluate(() => {
+    const real = GPUBuffer.prototype.mapAsync;
+    window.__hang = true;
+    GPUBuffer.prototype.mapAsync = function (...args) {
+      return window.__hang ? new Promise(() => {}) : real.apply(this, args);
+    };
+  });
+  await page.evaluate(() => {
+    window.__checks = 0;
+    document.querySelector('compaction-playground').addEventListener('check', () => window.__checks++);
+  });
+  await page.click('[data-testid="kernel-check"]');
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'hung', v.text);
+  assert.match(v.text, /did not end within 30 s/);
+  await page.evaluate(() => {
+    window.__hang = false;
+  });
+  // The device-loss path: the CPU reference, then a new device.
+  await page.waitForFunction(() => document.querySelector('compaction-playground').backend === 'gpu' && document.querySelector('compaction-playground').busy === false, null, { timeout: 120_000 });
+  await idle(page);
+  const r = await results(page);
+  assert.deepEqual([r.backend, r.indices], ['gpu', [0, 3, 4, 6, 9]]);
+  assert.equal(await page.evaluate(() => window.__checks), 1, 'not run again by itself');
+  assert.deepEqual(
+    pageErrors(log).filter((l) => !/device|lost|destroyed/i.test(l)),
+    [],
+  );
+  await page.close();
+});
+
 test('a link carries the learner’s kernel: it comes back compiled and waits for Check; one too long for a link offers its .wgsl instead', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openKernel('atomic_counter');
   const slip = shipped('atomic_counter').replace('visible[i] == 0u', 'visible[i] != 1u');
@@ -233,6 +268,59 @@ test('the element’s contract: kernelSource compiles and checks as typing would
   assert.deepEqual(pageErrors(log), []);
   await page.close();
   await plain.close();
+});
+
+test('exercises: kernel, editable, check and cases make a template with a TODO, the rest read-only; a script child or kernel-src brings the learner’s start', { timeout: TEST_TIMEOUT }, async () => {
+  const step =
+    'fn step(li : u32, offset : u32) {\n  var sum = tmp[li];\n  if (li >= offset) {\n    sum = sum + tmp[li - offset];\n  }\n  workgroupBarrier();\n  tmp[li] = sum;\n  workgroupBarrier();\n}';
+  await ctx.site.write('docs/guide/step.wgsl', step);
+  const attrs = 'panels="kernel" kernel="scan_block" editable="step" check="exact" cases="1 255 256 257"';
+  await ctx.site.write(
+    'docs/guide/exercise.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>exercise</title><script type="module" src="../assets/playground/compaction-playground.js"></script></head><body>
+<compaction-playground id="todo" ${attrs}></compaction-playground>
+<compaction-playground id="inline" ${attrs}><script type="text/wgsl">${step}</script></compaction-playground>
+<compaction-playground id="fetched" ${attrs} kernel-src="step.wgsl"></compaction-playground>
+</body></html>`,
+  );
+  const { page, log } = await openPlayground(ctx.browser, ctx.site.url('guide/exercise.html'), '', { viewport: { width: 1100, height: 4000 } });
+  const source = (id) => page.evaluate((id) => document.getElementById(id).kernelSource, id);
+  await page.waitForFunction(() => ['todo', 'inline', 'fetched'].every((id) => document.getElementById(id).kernelSource?.includes('fn step(')));
+  const todo = await source('todo');
+  assert.match(todo, /fn step\(li : u32, offset : u32\) \{\n {2}\/\/ TODO: write this function\.\n\}/);
+  assert.ok(todo.includes('fn publish('), 'the other functions as shipped');
+  assert.equal(await page.$eval('#todo', (e) => e.shadowRoot.querySelector('[data-testid="kernel-module"]').disabled), true, 'the exercise’s kernel is not for choosing');
+  // The TODO fails (its scan adds nothing), on the exercise's own cases only.
+  const failed = await page.evaluate(() => document.getElementById('todo').check());
+  assert.deepEqual([failed.verdict, failed.total], ['failed', 4 + 4]);
+  // The read-only part refuses a keystroke; the TODO takes one.
+  await page.click('#todo >> [data-testid="kernel-edit"]');
+  const editor = page.locator('#todo >> [data-testid="kernel-editor"]');
+  await editor.waitFor();
+  await editor.locator('.cm-line').first().click();
+  await page.keyboard.type('XYZ');
+  assert.equal(await source('todo'), todo, 'the first line is read-only');
+  for (const id of ['inline', 'fetched']) {
+    assert.ok((await source(id)).includes(step), `${id}: the learner’s step spliced in`);
+    const report = await page.evaluate((id) => document.getElementById(id).check(), id);
+    assert.deepEqual([id, report.verdict, report.passed], [id, 'passed', 8]);
+  }
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('without WebGPU the panel says checking needs it and keeps the text', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(ctx.cpuBrowser, url(), '#panels=kernel,result');
+  await page.click('[data-testid="kernel-edit"]');
+  await page.waitForSelector('[data-testid="kernel-editor"]');
+  const mine = `${shipped('atomic_counter')}\n// mine\n`;
+  await setText(page, mine);
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'unavailable');
+  assert.match(v.text, /needs WebGPU/);
+  assert.equal(await page.evaluate(() => document.querySelector('compaction-playground').kernelSource), mine);
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
 });
 
 test('in Spanish, with a verdict on screen: the panel speaks Spanish and axe finds nothing serious', { timeout: TEST_TIMEOUT }, async () => {

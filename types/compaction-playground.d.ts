@@ -153,7 +153,7 @@ export interface RunResult {
 
 /** An Error the kernels throw or reject with: `kind` says which. */
 export interface KernelError extends Error {
-  kind: 'type' | 'range' | 'parse' | 'too-large' | 'unknown-method' | 'gpu' | 'device-lost' | 'no-webgpu' | 'no-adapter' | 'device' | string;
+  kind: 'type' | 'range' | 'parse' | 'too-large' | 'unknown-method' | 'unknown-kernel' | 'gpu' | 'device-lost' | 'no-webgpu' | 'no-adapter' | 'device' | string;
 }
 
 export interface BenchmarkResult {
@@ -207,6 +207,8 @@ export declare class Playground {
   setKernel(module: KernelName, wgsl: string, probed?: boolean): void;
   /** Back to the library's kernels. */
   clearKernel(): void;
+  /** Destroys the page's GPU device (a watchdog's last resort): every playground of the page hears 'device-lost'. */
+  abandonDevice(): void;
   /** The line of the guarded loop that ran away in the last run (0: none); cleared. */
   kernelProbe(): number;
   free(): void;

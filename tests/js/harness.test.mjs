@@ -139,3 +139,17 @@ test('shrinking keeps the failure class and stays within its budget', async () =
   assert.ok(small.length > 600 && small.length < 4097, `${small.length}`);
   assert.equal(small[small.length - 1], 1);
 });
+
+test('a run the watchdog gave up on is hung without a line, and nothing more is asked of the device', async () => {
+  let probes = 0;
+  const gaveUp = {
+    run: async () => Promise.reject(Object.assign(new Error('a run took more than 30 s'), { kind: 'watchdog' })),
+    reference: reference('scan'),
+    probe: async () => {
+      probes++;
+      return 0;
+    },
+  };
+  const report = await check(gaveUp, { cases: ladder(), mode: 'exact' });
+  assert.deepEqual([report.verdict, report.line, report.passed, probes], ['hung', 0, 0, 0]);
+});

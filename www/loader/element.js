@@ -27,7 +27,7 @@ import { poster } from './poster.js';
 import { lazySheet } from '../panels/shared/sheet.js';
 import baseCss from './base.css';
 
-export const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url', 'loading', 'autorun', 'quiet'];
+export const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url', 'loading', 'autorun', 'quiet', 'kernel', 'editable', 'check', 'cases', 'kernel-src'];
 const KEY_EVENTS = ['keydown', 'keypress', 'keyup'];
 
 // Importing this module during a static site's server-side render (no DOM)
@@ -469,7 +469,10 @@ export class CompactionPlaygroundElement extends Base {
 
   /** Every observed attribute's value (null: absent), as the playground starts from them. */
   attributeValues() {
-    return Object.fromEntries(ATTRIBUTES.map((a) => [a, this.getAttribute(a)]));
+    const values = Object.fromEntries(ATTRIBUTES.map((a) => [a, this.getAttribute(a)]));
+    // An exercise's kernel inline: raw text, so `array<u32>` survives any page (a <template> would parse it).
+    values['kernel-script'] = this.querySelector(':scope > script[type="text/wgsl"]')?.textContent ?? null;
+    return values;
   }
 
   setOrRemove(name, value) {

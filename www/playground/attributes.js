@@ -17,6 +17,13 @@ export function attributeChanged(session, name, value) {
   session.clearAlert('attributes');
   const errors = [];
   switch (name) {
+    case 'kernel':
+    case 'editable':
+    case 'check':
+    case 'cases':
+    case 'kernel-src':
+      session.kernel?.exerciseChanged();
+      break;
     case 'flags':
     case 'preset': {
       const made = attributeFlags(session.attributes, { t: session.t, wasm: session.wasm }, errors);

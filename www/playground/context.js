@@ -43,8 +43,9 @@
  *   kernelState(): { module: string | null, texts: Map<string, string>, active: { module: string, openAtWrong: boolean } | null,
  *     link: { module: string, src: string | null } | null, fromLink: { module: string, src: string | null } | null },
  *   writeUrl(): void,
+ *   attributes(): Record<string, string | null>,
  * }} PanelContext
- * @typedef {{ source: string, setSource(text: string): void, shown(): boolean, check(): Promise<object> }} KernelApi
+ * @typedef {{ source: string, setSource(text: string): void, shown(): boolean, check(): Promise<object>, exerciseChanged(): void }} KernelApi
  *   what the kernel panel gives the element (`kernelSource`, `check()`)
  */
 
@@ -89,5 +90,6 @@ export function panelContext(session, view) {
     offerKernel: (api) => session.offerKernel(api),
     kernelState: () => session.kernelState,
     writeUrl: () => session.writeUrl(),
+    attributes: () => ({ ...session.attributes }),
   };
 }

@@ -125,7 +125,7 @@ pub fn method(value: &JsValue) -> Result<Method> {
 /// A number as JS writes it (Rust's float formatting would add kilobytes to every page's wasm).
 fn shown(n: f64) -> String {
     js_sys::Number::from(n)
-        .to_string(10)
+        .to_string_with_radix(10)
         .map(String::from)
         .unwrap_or_default()
 }

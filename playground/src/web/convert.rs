@@ -23,6 +23,7 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
             Compaction::TooLarge { .. } => "too-large",
             Compaction::TraceTooLarge { .. } => "trace-too-large",
             Compaction::UnknownMethod(_) => "unknown-method",
+            Compaction::UnknownKernel(_) => "unknown-kernel",
             Compaction::NotTiled(_) => "not-tiled",
             Compaction::LengthTooLarge { .. } => "range",
             Compaction::Limit { .. } => "limit",

@@ -79,6 +79,16 @@ impl Playground {
         Ok(())
     }
 
+    /// Destroys the page's GPU device, for a watchdog that gave up on a run that
+    /// never ended (a learner's loop the guard did not catch): every playground
+    /// of the page hears `device-lost` and the next `create` opens a new device.
+    #[wasm_bindgen(js_name = abandonDevice)]
+    pub fn abandon_device(&self) {
+        if let Ok(gpu) = self.state.backend.gpu() {
+            gpu.shared.context.device.destroy();
+        }
+    }
+
     /// Back to the library's own kernels.
     #[wasm_bindgen(js_name = clearKernel)]
     pub fn clear_kernel(&self) {

@@ -40,6 +40,8 @@ export const messages = {
   'kernel.shrunk.one': 'Shrunk from {from} flags to one in {runs} runs.',
   'kernel.notShrunk.one': 'One flag: nothing smaller fails.',
   'kernel.verdict.hung': 'A loop ran away on line {line} (case {case}) and was stopped by the checker. Your kernel is not run again until you press Check.',
+  'kernel.verdict.watchdog':
+    'A run of your kernel (case {case}) did not end within {seconds} s: the page gave up its GPU device, and runs on the CPU reference until a new one comes. Your kernel is not run again until you press Check.',
   'kernel.verdict.compile-error': 'It does not compile yet: fix the marked lines.',
   'kernel.verdict.pipeline-error': 'The module compiles, but its pipeline does not: {message}',
   'kernel.verdict.unavailable': 'Checking runs your kernel on the GPU and needs WebGPU, which this browser does not give; your text is kept.',
@@ -57,5 +59,11 @@ export const messages = {
   'kernel.download': 'Download {file}',
   'kernel.unknownKernel': 'there is no kernel {name} (the kernels: {kernels})',
   'kernel.badLink': 'The kernel in the link could not be read ({error}); ours is shown.',
+  'kernel.unknownKernelAttr': 'kernel="{name}" is not one of the kernels ({kernels}).',
+  'kernel.badCheck': 'check="{check}" is not one of {checks}.',
+  'kernel.badCases': 'cases="{cases}" must be sizes from 0 to {max}, separated by spaces.',
+  'kernel.missingFns': '{module} has no function {fns} to leave open.',
+  'kernel.badSrc': 'The kernel at {src} could not be read: {error}.',
+  'kernel.crossOrigin': 'kernel-src must be on this page’s own site',
   'kernel.linked': 'This kernel came with the link: press Check to run it.',
 };

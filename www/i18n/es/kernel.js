@@ -40,6 +40,8 @@ export const messages = {
   'kernel.shrunk.one': 'Reducido de {from} flags a uno en {runs} ejecuciones.',
   'kernel.notShrunk.one': 'Un solo flag: nada más pequeño falla.',
   'kernel.verdict.hung': 'Un bucle se desbocó en la línea {line} (caso {case}) y el comprobador lo detuvo. Tu kernel no se vuelve a ejecutar hasta que pulses Comprobar.',
+  'kernel.verdict.watchdog':
+    'Una ejecución de tu kernel (caso {case}) no terminó en {seconds} s: la página abandonó su dispositivo de GPU y usa la referencia en CPU hasta que llegue otro. Tu kernel no se vuelve a ejecutar hasta que pulses Comprobar.',
   'kernel.verdict.compile-error': 'Todavía no compila: corrige las líneas marcadas.',
   'kernel.verdict.pipeline-error': 'El módulo compila, pero su pipeline no: {message}',
   'kernel.verdict.unavailable': 'Comprobar ejecuta tu kernel en la GPU y necesita WebGPU, que este navegador no ofrece; tu texto se conserva.',
@@ -57,5 +59,11 @@ export const messages = {
   'kernel.download': 'Descargar {file}',
   'kernel.unknownKernel': 'no hay ningún kernel {name} (los kernels: {kernels})',
   'kernel.badLink': 'No se pudo leer el kernel del enlace ({error}); se muestra el nuestro.',
+  'kernel.unknownKernelAttr': 'kernel="{name}" no es ninguno de los kernels ({kernels}).',
+  'kernel.badCheck': 'check="{check}" no es ninguno de {checks}.',
+  'kernel.badCases': 'cases="{cases}" deben ser tamaños de 0 a {max}, separados por espacios.',
+  'kernel.missingFns': '{module} no tiene ninguna función {fns} que dejar abierta.',
+  'kernel.badSrc': 'No se pudo leer el kernel de {src}: {error}.',
+  'kernel.crossOrigin': 'kernel-src debe estar en el mismo sitio que esta página',
   'kernel.linked': 'Este kernel llegó con el enlace: pulsa Comprobar para ejecutarlo.',
 };

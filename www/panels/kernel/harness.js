@@ -148,7 +148,7 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     onCase?.(k, total, c.label);
     const judged = await judge(runner, c.flags, mode);
-    if (judged.hung) return { verdict: 'hung', line: judged.hung, passed, total, case: c.label, diagnostics: [] };
+    if (judged.hung) return { verdict: 'hung', line: Math.max(judged.hung, 0), passed, total, case: c.label, diagnostics: [] };
     if (judged.error) return { verdict: 'pipeline-error', message: judged.error, passed, total, case: c.label, diagnostics: [] };
     let mismatch = judged.mismatch;
     if (!mismatch && mode === 'exact' && c.n >= REPEAT_FROM) mismatch = await repeatable(runner, c.flags, judged.got);
@@ -190,6 +190,8 @@ async function judge(runner, flags, mode) {
   try {
     got = await runner.run(flags);
   } catch (e) {
+    // The watchdog gave the device up: nothing more can be read from it.
+    if (e?.kind === 'watchdog') return { hung: -1 };
     const hung = await runner.probe().catch(() => 0);
     if (hung) return { hung };
     return { error: e?.message ?? String(e) };

@@ -9,7 +9,8 @@
 import { KernelView } from './view.js';
 import { instrument, toSource } from './instrument.js';
 import { check, ladder } from './harness.js';
-import { MAX_LINK_CHARS, packSource, unpackSource } from './link.js';
+import { MAX_LINK_CHARS, MAX_SOURCE_BYTES, packSource, unpackSource } from './link.js';
+import { readExercise, sameOrigin, startingText } from './exercise.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
 import { codeSheet } from '../shared/excerpt.js';
@@ -19,6 +20,38 @@ const sheet = lazySheet(css);
 
 /** After the last keystroke, the wait before a compile. */
 export const COMPILE_DELAY_MS = 700;
+/**
+ * How long one run of the learner's kernel may take before the page gives its
+ * GPU device up (the loop guard's second line: a run the guard did not stop).
+ * A software adapter runs the largest case in well under a second.
+ */
+export const WATCHDOG_MS = 10_000;
+export const SOFTWARE_WATCHDOG_MS = 30_000;
+/**
+ * `promise` (a run), unless it takes longer than `ms`: then the page's GPU
+ * device is given up (the engine's chain waits on the run, so this bypasses
+ * it), which rejects the run and every playground of the page falls back as
+ * on any device loss; rejects with `.kind` 'watchdog'.
+ */
+function watched(engine, promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      engine.pg?.abandonDevice();
+      reject(Object.assign(new Error(`a run took more than ${ms / 1000} s`), { kind: 'watchdog' }));
+    }, ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
 /** A diagnostic as the element's events give it. */
 const plain = ({ severity, message, line, column }) => ({ severity, message, line, column });
 
@@ -37,8 +70,15 @@ export function create(context) {
   /** @type {import('../../../types/compaction-playground').KernelName} */
   let module = /** @type {any} */ (kept.module ?? FIRST);
   const texts = kept.texts;
-  const source = () => texts.get(module) ?? factsOf(module).wgsl;
-  const mode = () => (factsOf(module).method === 'scan' ? 'exact' : 'unordered');
+  /**
+   * An exercise of the page's (the element's kernel, editable, check, cases,
+   * kernel-src and script child): its starting text and read-only ranges.
+   * @type {{ module: string, check: string | null, cases: number[] | null, text: string, locked: { from: number, to: number }[] } | null}
+   */
+  let exercise = null;
+  const start = () => (exercise && exercise.module === module ? exercise.text : factsOf(module).wgsl);
+  const source = () => texts.get(module) ?? start();
+  const mode = () => (exercise?.check === 'exact' || exercise?.check === 'unordered' ? exercise.check : factsOf(module).method === 'scan' ? 'exact' : 'unordered');
 
   /** @type {ReturnType<typeof import('./editor.js').createEditor> | null} */
   let editor = null;
@@ -71,7 +111,7 @@ export function create(context) {
     onReset: () => {
       texts.delete(module);
       hung = '';
-      if (editor) editor.setText(source());
+      if (editor) editor.setText(source(), locked());
       else show();
     },
     onStep: () => context.track(stepThrough()),
@@ -80,11 +120,46 @@ export function create(context) {
 
   function show() {
     const f = factsOf(module);
-    view.showKernel(module, f.method);
+    view.showKernel(module, f.method, Boolean(exercise));
     report(null);
     view.showCompile('none');
-    if (editor) editor.setText(source());
+    if (editor) editor.setText(source(), locked());
     else view.showSource(source(), module);
+  }
+
+  /** The ranges the learner may not change: an exercise's, while its text keeps them. */
+  const locked = () => (exercise && exercise.module === module && source() === exercise.text ? exercise.locked : []);
+
+  /** The exercise the element's attributes ask for (none without them): read, said where wrong, shown. */
+  async function readAttributes() {
+    const attrs = context.attributes();
+    context.clearAlert('kernel-exercise');
+    const asked = readExercise(attrs, facts);
+    const errors = asked.errors.map((e) => t(e.key, e.params));
+    let given = asked.script;
+    if (!given && asked.src) {
+      try {
+        if (!sameOrigin(asked.src, location.href)) throw new Error(t('kernel.crossOrigin'));
+        const response = await fetch(new URL(asked.src, location.href));
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+        given = await response.text();
+        if (given.length > MAX_SOURCE_BYTES) throw new Error(`more than ${MAX_SOURCE_BYTES} bytes`);
+      } catch (e) {
+        errors.push(t('kernel.badSrc', { src: asked.src.slice(0, 120), error: e?.message ?? e }));
+        given = null;
+      }
+    }
+    if (!context.alive()) return;
+    const name = asked.module ?? (asked.editable.length || given ? module : null);
+    if (name) {
+      const made = startingText(factsOf(name).wgsl, asked.editable, given);
+      if (made.missing.length) errors.push(t('kernel.missingFns', { fns: made.missing.join(', '), module: name }));
+      exercise = { module: name, check: asked.check, cases: asked.cases, text: made.text, locked: made.locked };
+      module = /** @type {any} */ (name);
+      kept.module = name;
+    } else exercise = asked.check || asked.cases ? { module, check: asked.check, cases: asked.cases, text: factsOf(module).wgsl, locked: [] } : null;
+    if (errors.length) context.alert('kernel-exercise', errors.join(' '));
+    show();
   }
 
   async function openEditor() {
@@ -96,6 +171,7 @@ export function create(context) {
         parent: view.editorHost(),
         root,
         text: source(),
+        readOnly: locked(),
         label: t('kernel.editorLabel', { module }),
         onChange: (text) => {
           texts.set(module, text);
@@ -187,6 +263,8 @@ export function create(context) {
     try {
       if (!(await compile())) return;
       if (auto && compiled.text === hung) return;
+      // An exercise that asks no check: compiling is the whole of it.
+      if (exercise?.module === module && exercise.check === 'none') return;
       await runCheck();
     } catch (e) {
       if (context.alive()) view.showReport({ verdict: 'failedToRun', message: e?.message ?? String(e), passed: 0, total: 0, diagnostics: [] }, mode());
@@ -199,12 +277,17 @@ export function create(context) {
     if (!engine) return;
     const method = factsOf(module).method;
     reference ??= wasm.Playground.createCpu();
+    const limit = isSoftwareAdapter(engine.pg?.adapterName) ? SOFTWARE_WATCHDOG_MS : WATCHDOG_MS;
     const runner = {
       run: (flags) =>
-        engine.exec((pg) => {
-          pg.setFlags(flags);
-          return pg.run(method);
-        }),
+        watched(
+          engine,
+          engine.exec((pg) => {
+            pg.setFlags(flags);
+            return pg.run(method);
+          }),
+          limit,
+        ),
       reference: (flags) => {
         reference.setFlags(flags);
         return reference.run(method);
@@ -215,12 +298,13 @@ export function create(context) {
     view.setBusy(true);
     try {
       const r = await check(runner, {
-        cases: ladder(),
+        cases: ladder(exercise?.module === module ? exercise.cases : null),
         mode: mode(),
         shrinkMs: isSoftwareAdapter(engine.pg?.adapterName) ? 12_000 : 3000,
         onCase: (k, total, label) => view.showProgress(t('kernel.checking', { k: k + 1, total, label })),
       });
       if (r.verdict === 'hung') hung = compiled.text;
+      if (r.verdict === 'hung' && r.line === 0) r.message = String(limit / 1000);
       if (context.alive()) report(r);
     } finally {
       checking = false;
@@ -306,10 +390,11 @@ export function create(context) {
     },
     setSource,
     shown: () => context.visible('kernel'),
+    exerciseChanged: () => context.track(readAttributes()),
     check: () => context.track(checkNow()).then(() => structuredClone(lastReport)),
   });
   show();
-  if (pending !== null) setSource(pending);
+  context.track(readAttributes().then(() => pending !== null && setSource(pending)));
   return {
     element: view.element,
     styles: [codeSheet(), sheet()],

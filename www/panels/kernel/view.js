@@ -56,9 +56,10 @@ export class KernelView {
     );
   }
 
-  /** The kernel chosen, the method that runs it. */
-  showKernel(module, method) {
+  /** The kernel chosen, the method that runs it; an exercise's kernel is not for choosing. */
+  showKernel(module, method, fixed = false) {
     this.select.value = module;
+    this.select.disabled = fixed;
     this.method.textContent = this.t('kernel.method', { method });
   }
 
@@ -124,7 +125,7 @@ export class KernelView {
 
   setBusy(busy) {
     this.checkButton.disabled = busy;
-    this.select.disabled = busy;
+    this.select.inert = busy;
   }
 
   showProgress(text) {
@@ -157,7 +158,10 @@ export class KernelView {
         const params = { from: cx.shrunkFrom, n: cx.flags.length, runs: cx.runs };
         lines.push(t(cx.flags.length < cx.shrunkFrom ? `kernel.shrunk${one}` : `kernel.notShrunk${one}`, params));
       }
-    } else lines.push(t(`kernel.verdict.${report.verdict}`, { line: report.line, case: report.case, message: report.message ?? '' }));
+    } else {
+      const key = report.verdict === 'hung' && !report.line ? 'watchdog' : report.verdict;
+      lines.push(t(`kernel.verdict.${key}`, { line: report.line, case: report.case, message: report.message ?? '', seconds: report.message ?? '' }));
+    }
     replace(
       this.verdict,
       lines.map((l) => h('p', {}, l)),
