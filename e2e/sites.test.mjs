@@ -4,7 +4,8 @@
 // package or dist/, then checked in Chromium: the right answer, the site's
 // styles unchanged, the site's own key bindings untouched by keys used inside
 // the element, a page without an element paying the loader alone, client-side
-// navigation, the site's dark switch, and the iframe sized by its content.
+// navigation, the site's dark switch, the iframe sized by its content, and each
+// recipe's exercise (its starting text from a file, or inline in plain HTML).
 // The generators are installed by scripts/setup.sh (target/docs-tools/).
 
 import { test, before, after } from 'node:test';
@@ -86,6 +87,25 @@ const product = (fetched) => fetched.map((p) => path.basename(p)).filter((f) => 
 const results = (page) =>
   page.evaluate(() => [...document.querySelectorAll('compaction-playground')].map((e) => ({ hash: e.result?.hash, count: e.result?.count, backend: e.backend, method: e.method })));
 
+/**
+ * The recipe's exercise page: the starting text (a file named by kernel-src, or
+ * the inline script) spliced into the shipped scan_block in place of its step,
+ * the rest as shipped, and a check that runs on the GPU and fails on the TODO.
+ */
+async function exercise(url) {
+  const { page, log } = await open(url, { viewport: { width: 1200, height: 1600 } });
+  try {
+    await ready(page);
+    const source = await page.evaluate(() => document.querySelector('compaction-playground').kernelSource);
+    assert.match(source, /fn step\(li : u32, offset : u32\) \{\n {2}\/\/ Read tmp\[li\]/, `${url}: the starting text`);
+    assert.match(source, /fn publish\(/, `${url}: the rest of scan_block`);
+    const report = await page.evaluate(() => document.querySelector('compaction-playground').check());
+    assert.deepEqual([report.verdict, report.total], ['failed', 8], `${url}: ${JSON.stringify(report)} ${log.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+}
+
 /** The host's styles with the element's code blocked and loaded: no difference. */
 async function sameHostStyles(url, started = ready) {
   const bare = await open(url, { block: true });
@@ -117,6 +137,7 @@ test('MkDocs Material: the recipe builds, the element answers, and the site keep
   await cp(DIST, path.join(dir, 'docs', 'assets', 'playground'), { recursive: true });
   await run(MKDOCS, ['build', '--strict', '-q', '-d', 'site'], { cwd: dir, env: { ...process.env, NO_MKDOCS_2_WARNING: '1' } });
   const url = await serve(path.join(dir, 'site'));
+  await exercise(`${url}exercise/`);
 
   // A page without a playground: the loader and nothing more.
   const culling = await open(`${url}culling/`);
@@ -182,6 +203,7 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
   const built = path.join(dir, 'docs', '.vitepress', 'dist');
   // The site's stylesheet is its own: nothing of the element's went into it but the author's mapping.
   const url = await serve(built);
+  await exercise(`${url}exercise.html`);
 
   const culling = await open(`${url}culling.html`);
   await culling.page.waitForLoadState('networkidle');
@@ -254,6 +276,7 @@ test('mdBook: the loader found from the book’s root in a nested chapter; arrow
   await cp(DIST, path.join(dir, 'src', 'playground'), { recursive: true });
   await run(MDBOOK, ['build'], { cwd: dir });
   const url = await serve(path.join(dir, 'book'));
+  await exercise(`${url}exercise.html`);
 
   const culling = await open(`${url}culling.html`);
   await culling.page.waitForLoadState('networkidle');
@@ -294,6 +317,7 @@ test('plain HTML: the page and the iframe route of the recipe, the frame sized b
   const iframeSnippet = (await siteFiles('plain'))['iframe.html'];
   await writeFile(path.join(dir, 'framed.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>framed</title></head><body><h1>Framed</h1>\n${iframeSnippet}</body></html>`);
   const url = await serve(dir);
+  await exercise(`${url}exercise.html`);
 
   const first = (p) => p.waitForFunction(() => document.querySelector('compaction-playground').isReady && !document.querySelector('compaction-playground').busy);
   const { page, log } = await sameHostStyles(url, first);

@@ -319,7 +319,7 @@ mod tests {
                 for name in bindings.iter().filter(|n| **n != "live") {
                     let declared = facts.wgsl.lines().any(|line| {
                         line.starts_with("@group(0) @binding(")
-                            && line.rsplit_once('>').is_some_and(|(_, rest)| {
+                            && line.split_once('>').is_some_and(|(_, rest)| {
                                 rest.trim_start().starts_with(&format!("{name} "))
                             })
                     });
