@@ -125,6 +125,20 @@ test('a Hillis-Steele loop one step short: its smallest case, then Step through 
   await page.close();
 });
 
+test('a kernel that writes past the count fails as past-count, its slot named', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  const past = shipped('atomic_counter').replace(
+    '  indices[slot] = object_index(i);',
+    '  indices[slot] = object_index(i);\n  if (slot == 0u && arrayLength(&indices) > 1u) { indices[arrayLength(&indices) - 1u] = 1u; }',
+  );
+  await setText(page, past);
+  const v = await verdict(page);
+  assert.deepEqual([v.verdict, v.failure], ['failed', 'past-count'], v.text);
+  assert.match(v.text, /wrote slot 1, past the count/);
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
 test('the shipped scan_block passes every case of the ladder', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openKernel('scan_block');
   const t0 = Date.now();

@@ -69,7 +69,7 @@ export interface KernelDiagnostic {
 /** What a check of the learner's kernel found. */
 export interface KernelReport {
   verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun';
-  /** How it failed: `count`, `missing`, `extra`, `duplicate`, `order`, `out-of-range`, `nondeterministic`. */
+  /** How it failed: `count`, `missing`, `extra`, `duplicate`, `order`, `out-of-range`, `past-count`, `nondeterministic`. */
   failure?: string;
   passed: number;
   total: number;
@@ -211,6 +211,8 @@ export declare class Playground {
   abandonDevice(): void;
   /** The line of the guarded loop that ran away in the last run (0: none); cleared. */
   kernelProbe(): number;
+  /** The first slot past the count that the last run of a learner's kernel wrote (-1: none); cleared. */
+  kernelWrittenPast(): number;
   free(): void;
 }
 

@@ -60,7 +60,7 @@ test('the ladder: every size, smallest first, the same flags every time, every v
   );
 });
 
-test('compare names the failure: out of range, duplicate, extra, missing, count, order', () => {
+test('compare names the failure: out of range, duplicate, extra, missing, count, past the count, order', () => {
   const flags = Uint32Array.from([1, 0, 2, 1]);
   const want = out([0, 2, 3]);
   const failure = (got, mode = 'exact') => compare(flags, want, got, mode)?.failure ?? null;
@@ -73,6 +73,8 @@ test('compare names the failure: out of range, duplicate, extra, missing, count,
   assert.equal(failure(out([2, 0, 3])), 'order');
   assert.equal(failure(out([2, 0, 3]), 'unordered'), null);
   assert.deepEqual(compare(flags, want, out([0, 3, 2]), 'exact'), { failure: 'order', at: 1, index: 3 });
+  assert.deepEqual(compare(flags, want, { ...out([0, 2, 3]), writtenPast: 3 }, 'exact'), { failure: 'past-count', at: 3, index: -1 });
+  assert.equal(failure({ ...out([0, 2, 3]), writtenPast: -1 }), null);
 });
 
 test("the article's slip (== 1u for visible) shrinks to one flag of 2 or more", async () => {

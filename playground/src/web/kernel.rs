@@ -103,6 +103,16 @@ impl Playground {
     pub fn kernel_probe(&self) -> u32 {
         self.state.backend.gpu().map_or(0, |gpu| gpu.take_probe())
     }
+
+    /// The first slot past the count that this playground's last run of a
+    /// learner's kernel wrote (a nonzero word in a buffer that starts at zero), or -1.
+    #[wasm_bindgen(js_name = kernelWrittenPast)]
+    pub fn kernel_written_past(&self) -> f64 {
+        self.state
+            .backend
+            .gpu()
+            .map_or(-1.0, |gpu| gpu.written_past.replace(-1.0))
+    }
 }
 
 fn kernel_of(module: &JsValue, wgsl: &JsValue, probed: &JsValue) -> crate::Result<KernelOverride> {

@@ -34,6 +34,7 @@ export const messages = {
   'kernel.failure.out-of-range': 'Your output holds {index}, past the last flag.',
   'kernel.failure.count': 'The right indices, but the count says {got} where {expected} are visible.',
   'kernel.failure.order': 'The right indices in another order: slot {at} holds {index}. The order must be kept here.',
+  'kernel.failure.past-count': 'The right indices, but your kernel also wrote slot {at}, past the count: a draw of a larger count would read it.',
   'kernel.failure.nondeterministic': 'Three runs of the same flags gave different buffers: an order-keeping kernel gives the same bytes every time.',
   'kernel.shrunk': 'Shrunk from {from} to {n} flags in {runs} runs.',
   'kernel.notShrunk': 'The case as it failed ({n} flags).',

@@ -34,6 +34,7 @@ export const messages = {
   'kernel.failure.out-of-range': 'Tu salida contiene {index}, más allá del último flag.',
   'kernel.failure.count': 'Los índices son correctos, pero el contador dice {got} donde hay {expected} visibles.',
   'kernel.failure.order': 'Los índices correctos en otro orden: la posición {at} contiene {index}. Aquí hay que conservar el orden.',
+  'kernel.failure.past-count': 'Los índices son correctos, pero tu kernel también escribió la posición {at}, más allá del contador: un draw con un contador mayor la leería.',
   'kernel.failure.nondeterministic': 'Tres ejecuciones con los mismos flags dieron buffers distintos: un kernel que conserva el orden da los mismos bytes siempre.',
   'kernel.shrunk': 'Reducido de {from} a {n} flags en {runs} ejecuciones.',
   'kernel.notShrunk': 'El caso tal como falló ({n} flags).',

@@ -85,15 +85,16 @@ export function ladder(sizes = null, seed = SEED) {
 }
 
 /**
- * @typedef {{ indices: Uint32Array | number[], count: number, instanceCount: number, hash?: number }} Output
- * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'nondeterministic'} FailureClass
+ * @typedef {{ indices: Uint32Array | number[], count: number, instanceCount: number, hash?: number, writtenPast?: number }} Output
+ *   `writtenPast`: the first slot past the count the run wrote (-1 or absent: none)
+ * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'past-count' | 'nondeterministic'} FailureClass
  * @typedef {{ failure: FailureClass, at: number, index: number }} Mismatch
  */
 
 /**
  * How `got` differs from `expected` on `flags`, or null. `exact`: the same
  * indices in the same order; `unordered`: every visible index once, nothing
- * else. `at` is the first position of the output that shows it, `index` the
+ * else; neither writes a slot past the count. `at` is the first position of the output that shows it, `index` the
  * object it concerns.
  * @param {Uint32Array} flags  @param {Output} expected  @param {Output} got  @param {'exact' | 'unordered'} mode
  * @returns {Mismatch | null}
@@ -112,6 +113,7 @@ export function compare(flags, expected, got, mode) {
   const missing = want.find((v) => !seen.has(v));
   if (missing !== undefined) return { failure: 'missing', at: Math.min(out.length, want.indexOf(missing)), index: missing };
   if (got.count !== expected.count || got.instanceCount !== expected.instanceCount) return { failure: 'count', at: out.length, index: -1 };
+  if ((got.writtenPast ?? -1) >= 0) return { failure: 'past-count', at: /** @type {number} */ (got.writtenPast), index: -1 };
   if (mode === 'exact') {
     const i = want.findIndex((v, k) => out[k] !== v);
     if (i >= 0) return { failure: 'order', at: i, index: out[i] };

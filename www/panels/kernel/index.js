@@ -282,9 +282,10 @@ export function create(context) {
       run: (flags) =>
         watched(
           engine,
-          engine.exec((pg) => {
+          engine.exec(async (pg) => {
             pg.setFlags(flags);
-            return pg.run(method);
+            const r = await pg.run(method);
+            return { ...r, writtenPast: pg.kernelWrittenPast() };
           }),
           limit,
         ),

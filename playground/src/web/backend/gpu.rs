@@ -31,6 +31,8 @@ pub(in crate::web) struct Gpu {
     kernel: RefCell<Option<Rc<Compactor>>>,
     /// What the last run's probe said (`probe_line`), until read.
     pub probe_line: Cell<u32>,
+    /// The first slot past the count that the last run of a learner's kernel wrote, or -1.
+    pub written_past: Cell<f64>,
 }
 
 impl Gpu {
@@ -42,6 +44,7 @@ impl Gpu {
             image: RefCell::new(None),
             kernel: RefCell::new(None),
             probe_line: Cell::new(0),
+            written_past: Cell::new(-1.0),
         }
     }
 

@@ -176,11 +176,14 @@ async fn finish_run(
         let words = image.pixels().size() / 4;
         pixels.copy(device, &mut encoder, image.pixels(), 0, words)
     });
-    // A learner's instrumented kernel: its probe read and cleared in the same submission.
+    // A learner's instrumented kernel: its probe read and cleared in the same
+    // submission, and the whole of its index buffer, to see a write past the count.
     let probe_at = teaching::probe_buffer(compactor).map(|probe| {
         let at = pixels.copy(device, &mut encoder, probe, 0, teaching::PROBE_WORDS);
         encoder.clear_buffer(probe, 0, None);
-        at
+        let (indices, offset) = (compaction.indices(), compaction.indices_offset());
+        let all = pixels.copy_at(device, &mut encoder, indices, offset, compaction.capacity());
+        (at, all)
     });
     let queue = &gpu.shared.context.queue;
     queue.submit([encoder.finish()]);
@@ -189,8 +192,15 @@ async fn finish_run(
     }
     let output = output.read(device).await?;
     let read = pixels.read(device).await?;
-    if let Some(at) = probe_at {
+    if let Some((at, all)) = probe_at {
         gpu.probe_line.set(teaching::probe_line(&read[at]));
+        // The buffer is new for each run (zeros): a word past the count that is not is a write past it.
+        let past = read[all]
+            .iter()
+            .skip(output.count as usize)
+            .position(|&w| w != 0);
+        gpu.written_past
+            .set(past.map_or(-1.0, |k| (k as u64 + u64::from(output.count)) as f64));
     }
     let pixels = image
         .as_ref()
