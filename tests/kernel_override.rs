@@ -93,7 +93,7 @@ const RUNAWAY: &str = "@group(0) @binding(0) var<storage, read> visible : array<
 @compute @workgroup_size(64)
 fn atomic_counter(@builtin(local_invocation_index) li : u32) { _ = &visible; _ = &indices; _ = &counter; _ = &live; _ = &_cp_probe;
   var k = 0u;
-  var _cp_n0 = 0u; loop { _cp_n0 += 1u; if (_cp_n0 > 4096u) { _cp_trip(7u); break; }
+  var _cp_n0 = 0u; loop { _cp_n0 += 1u; if (_cp_n0 > max(4096u, 4u * live.x)) { _cp_trip(7u); break; }
     k = k + 1u;
   }
   indices[li] = k;

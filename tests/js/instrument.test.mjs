@@ -32,10 +32,10 @@ test('every loop form gets a counter before it and a check at the top of its bod
   for (const [k, line] of lines(source).entries()) {
     if (!/loop|for|while|fn k/.test(line)) assert.equal(out[k], line, `line ${k + 1} unchanged`);
   }
-  assert.match(out[5], /var _cp_n0 = 0u; loop \{ _cp_n0 \+= 1u; if \(_cp_n0 > 262144u\) \{ _cp_trip\(6u\); break; \} i \+= 1u;/);
-  assert.match(out[6], /var _cp_n1 = 0u; for \(var j = 0u; j < \(li \+ 1u\); j\+\+\) \{ _cp_n1 \+= 1u; if \(_cp_n1 > 262144u\) \{ _cp_trip\(7u\); break; \}$/);
-  // Nested one level: the smaller limit.
-  assert.match(out[7], new RegExp(`var _cp_n2 = 0u; while \\(i < j\\) \\{ _cp_n2 \\+= 1u; if \\(_cp_n2 > ${LOOP_LIMITS[1]}u\\) \\{ _cp_trip\\(8u\\); break; \\} i \\+= 1u; \\}`));
+  assert.match(out[5], /var _cp_n0 = 0u; loop \{ _cp_n0 \+= 1u; if \(_cp_n0 > max\(4096u, 4u \* live\.x\)\) \{ _cp_trip\(6u\); break; \} i \+= 1u;/);
+  assert.match(out[6], /var _cp_n1 = 0u; for \(var j = 0u; j < \(li \+ 1u\); j\+\+\) \{ _cp_n1 \+= 1u; if \(_cp_n1 > max\(4096u, 4u \* live\.x\)\) \{ _cp_trip\(7u\); break; \}$/);
+  // The outer limits follow the case (live.x, the flag count); nested one level: a constant.
+  assert.match(out[7], new RegExp(`var _cp_n2 = 0u; while \\(i < j\\) \\{ _cp_n2 \\+= 1u; if \\(_cp_n2 > ${LOOP_LIMITS[1]}\\) \\{ _cp_trip\\(8u\\); break; \\} i \\+= 1u; \\}`));
   // The entry point names its declared bindings, live and the probe; the probe is declared after the last line.
   assert.match(out[3], /\{ _ = &visible; _ = &indices; _ = &live; _ = &_cp_probe;$/);
   assert.match(out.at(-2), new RegExp(`@binding\\(${PROBE_BINDING}\\) var<storage, read_write> _cp_probe`));

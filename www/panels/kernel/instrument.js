@@ -13,11 +13,15 @@ export const PROBE_BINDING = 15;
 export const RESERVED_PREFIX = '_cp_';
 
 /**
- * Iterations each invocation's loop may run, by nesting depth: a serial loop
- * over the largest case (65 537 flags) fits the outer limit; nested loops
- * multiply, so inner ones get less.
+ * Iterations each invocation's loop may run, by nesting depth (WGSL
+ * expressions). The outer limit follows the case, from the live uniform every
+ * one of these kernels binds (`live.x`, the flag count, shaders/live.wgsl): a
+ * serial loop over all the flags fits it four times over, and a runaway loop on
+ * a small case stops at once. Nested loops multiply, so inner ones get
+ * constants. A uniform keeps the break in uniform control flow (the kernels'
+ * barriers sit inside loops).
  */
-export const LOOP_LIMITS = [1 << 18, 1 << 12, 1 << 8];
+export const LOOP_LIMITS = ['max(4096u, 4u * live.x)', '4096u', '256u'];
 
 const PROBE = `@group(0) @binding(${PROBE_BINDING}) var<storage, read_write> _cp_probe : array<atomic<u32>, 2>;
 fn _cp_trip(line : u32) { atomicStore(&_cp_probe[0], 1u); atomicMax(&_cp_probe[1], line); }`;
@@ -152,7 +156,7 @@ export function instrument(source, entryPoints) {
       const limit = LOOP_LIMITS[Math.min(loopBodies.length, LOOP_LIMITS.length - 1)];
       const line = place(source, tk.at).line;
       inserts.push({ at: tk.at, text: `var _cp_n${id} = 0u; ` });
-      inserts.push({ at: toks[open].at + 1, text: ` _cp_n${id} += 1u; if (_cp_n${id} > ${limit}u) { _cp_trip(${line}u); break; }` });
+      inserts.push({ at: toks[open].at + 1, text: ` _cp_n${id} += 1u; if (_cp_n${id} > ${limit}) { _cp_trip(${line}u); break; }` });
       bodyTokens.add(open);
       continue;
     }
