@@ -151,6 +151,18 @@ test('the shipped scan_block passes every case of the ladder', { timeout: TEST_T
   await page.close();
 });
 
+test('what is typed while a check runs is compiled once it ends: the newest text wins', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('scan_block');
+  await page.click('[data-testid="kernel-check"]');
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-check"]').disabled);
+  await setText(page, `${shipped('scan_block')}\nfn broken() -> u32 { return ; }\n`);
+  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-compile"]')?.dataset.state === 'errors', null, { timeout: CHECK_MS });
+  const line = shipped('scan_block').split('\n').length + 1;
+  assert.equal(await page.locator('[data-testid="kernel-diagnostic"][data-severity="error"]').first().getAttribute('data-line'), String(line));
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
 test('a loop that never ends is stopped by the guard: hung, with its line; not run again by itself; ours passes after it', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openKernel('atomic_counter');
   const text = shipped('atomic_counter').replace('  let slot = atomicAdd(&counter, 1u);', '  var spin = 0u;\n  loop { spin = spin + 1u; }\n  let slot = atomicAdd(&counter, 1u);');

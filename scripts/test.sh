@@ -8,11 +8,10 @@
 #        wasm:   clippy (wasm32) -> build (scripts/build.sh: the wasm, then dist/)
 #        native: clippy (native) -> the native tests' build (cargo test --no-run)
 #   -> tsc (JSDoc types), unit tests (node --test tests/js/)
-#   -> beside each other:
-#        browser tests (node --test e2e/, two files at a time, the docs
-#          generators' sites among them), in the background;
-#        native tests (cargo test, built above) -> the library as a dependency
-#          (scripts/check-library.sh: its scratch crate reuses the tests' build)
+#   -> native tests (cargo test, built above) -> the library as a dependency
+#      (scripts/check-library.sh: its scratch crate reuses the tests' build)
+#   -> browser tests (node --test e2e/, two files at a time, the slowest
+#      first; the docs generators' sites among them)
 # The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
 # in the background from the start; the browser tests wait for them.
 set -euo pipefail
@@ -136,47 +135,32 @@ if ! wait "$DOCS_TOOLS_PID"; then
 fi
 grep '^setup:' "$DOCS_TOOLS_LOG" || true
 
-# The browser tests, in the background from here: they wait on pages far more
-# than they compute (a file's run is about a third CPU), so the native tests
-# and the library's check run beside them. Two files at a time, the slowest
-# first; a device that misses a page's start takes over when it comes
-# (www/core/engine.js, LATE_TIMEOUT_MS), so a loaded machine slows a page down
-# but does not leave it on the CPU reference.
+stage "native tests (cargo test --release --workspace, built above)"
+cargo test --release --workspace
+
+stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
+bash "$ROOT/scripts/check-library.sh"
+
 mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
 )
-E2E_LOG="$ROOT/target/test-e2e.log"
-E2E_PID=""
 if ((${#E2E_TESTS[@]})); then
+  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files, two at a time, the slowest first)"
   # Files are listed explicitly: `node --test <dir>` recurses on Node 20 but
-  # not on Node 22+, where arguments are glob patterns.
+  # not on Node 22+, where arguments are glob patterns. Two at a time (590 s
+  # where one at a time took 889): a file waits on pages far more than it
+  # computes, and a device that misses a page's start takes over when it comes
+  # (www/core/engine.js, LATE_TIMEOUT_MS). Not beside the cargo stages: with
+  # them the native tests took 279 s (85 alone), the library's check 440 s
+  # (85) and the whole no less time, with a timing test of sharing.test.mjs past
+  # its bound.
   SLOW_FIRST=(links sharing guest language kernel playground tiles a11y)
   ORDERED=()
   for name in "${SLOW_FIRST[@]}"; do
     for f in "${E2E_TESTS[@]}"; do [[ "$(basename "$f")" == "$name.test.mjs" ]] && ORDERED+=("$f"); done
   done
   for f in "${E2E_TESTS[@]}"; do [[ " ${ORDERED[*]} " == *" $f "* ]] || ORDERED+=("$f"); done
-  E2E_START=$SECONDS
-  node --test --test-concurrency=2 "${ORDERED[@]#"$ROOT"/}" >"$E2E_LOG" 2>&1 &
-  E2E_PID=$!
-  echo "test: browser tests (${#ORDERED[@]} files, two at a time) started beside the next stages; their log: $E2E_LOG"
-fi
-
-stage "native tests (cargo test --release --workspace, built above), beside the browser tests"
-cargo test --release --workspace
-
-stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh), beside the browser tests"
-bash "$ROOT/scripts/check-library.sh"
-
-if [[ -n "$E2E_PID" ]]; then
-  stage "browser tests (node --test e2e/, ${#E2E_TESTS[@]} files, started $((SECONDS - E2E_START)) s ago)"
-  if wait "$E2E_PID"; then
-    cat "$E2E_LOG"
-  else
-    cat "$E2E_LOG" >&2
-    echo "test: the browser tests failed (their log above)" >&2
-    exit 1
-  fi
+  node --test --test-concurrency=2 "${ORDERED[@]#"$ROOT"/}"
 else
   skip "browser tests" "no *.test.mjs files in e2e/"
 fi

@@ -94,6 +94,10 @@ export function create(context) {
   let hung = '';
   let timer = 0;
   let checking = false;
+  /** A compile asked for while a check ran ('auto': by typing), run once it ends. @type {'auto' | 'asked' | null} */
+  let queued = null;
+  /** Who waits for the check in flight to end (the element's check()). @type {(() => void)[]} */
+  const afterCheck = [];
   /** @type {import('./harness.js').KernelReport | null} */
   let lastReport = null;
 
@@ -257,9 +261,12 @@ export function create(context) {
     editor?.show(list);
   }
 
-  /** Compiles, then checks: `auto` (after typing) skips a text that hung. */
+  /** Compiles, then checks: `auto` (after typing) skips a text that hung. Asked during a check, it runs after it. */
   async function compileAndCheck(auto) {
-    if (checking) return;
+    if (checking) {
+      queued = !auto || queued === 'asked' ? 'asked' : 'auto';
+      return;
+    }
     try {
       if (!(await compile())) return;
       if (auto && compiled.text === hung) return;
@@ -310,6 +317,11 @@ export function create(context) {
     } finally {
       checking = false;
       view.setBusy(false);
+      for (const resolve of afterCheck.splice(0)) resolve();
+      // What was typed (or asked) while it ran: the newest text, now.
+      const next = queued;
+      queued = null;
+      if (next && context.alive() && (next === 'asked' || source() !== compiled.text)) context.track(compileAndCheck(next === 'auto'));
     }
   }
 
@@ -379,9 +391,10 @@ export function create(context) {
     timer = setTimeout(() => context.track(Promise.all([compileAndCheck(true), linkTo(module, text)])), COMPILE_DELAY_MS);
   }
 
-  /** A check now (after a compile), for the element's `check()`. */
+  /** A check now (after a compile, and after the check in flight), for the element's `check()`. */
   async function checkNow() {
     clearTimeout(timer);
+    while (checking) await new Promise((resolve) => afterCheck.push(() => resolve(undefined)));
     await compileAndCheck(false);
   }
 
