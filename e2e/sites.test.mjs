@@ -166,7 +166,11 @@ test('MkDocs Material: the recipe builds, the element answers, and the site keep
     await page.evaluate(() => document.querySelector('a.md-nav__link[href$="culling/"]').click());
     await page.waitForFunction(() => location.pathname.endsWith('/culling/'));
     await page.goBack();
-    await page.waitForFunction(() => document.querySelector('compaction-playground')?.isReady);
+    // The element put back by the router: ready, and its result the GPU's (not the start's CPU answer).
+    await page.waitForFunction(() => {
+      const e = document.querySelector('compaction-playground');
+      return e?.isReady && e.result?.backend === 'gpu';
+    });
     assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }]);
     assert.deepEqual(
       log.filter((l) => l.startsWith('[pageerror]')),
@@ -227,7 +231,11 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
     await page.locator('main').getByRole('link', { name: 'culling', exact: true }).click();
     await page.waitForFunction(() => location.pathname.includes('culling'));
     await page.goBack();
-    await page.waitForFunction(() => document.querySelector('compaction-playground')?.isReady);
+    // The element put back by the router: ready, and its result the GPU's (not the start's CPU answer).
+    await page.waitForFunction(() => {
+      const e = document.querySelector('compaction-playground');
+      return e?.isReady && e.result?.backend === 'gpu';
+    });
     assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }]);
     // The dark switch (in the menu at this width): what it does, <html class="dark">.
     await page.evaluate(() => document.documentElement.classList.add('dark'));
