@@ -228,7 +228,8 @@ setup_node_modules() {
 # The generators of docs/embedding.md's recipes, for e2e/sites.test.mjs, all
 # under target/docs-tools/: MkDocs Material in a venv (PyPI), VitePress
 # (npm, from scripts/docs-tools/'s lock file), mdBook (`cargo install`, a few
-# minutes once). Only `npm test` needs them; `npm start` does not install them.
+# minutes once per machine, linked from the user's cache). Only `npm test`
+# needs them; `npm start` does not install them.
 SETUP_DOCS_TOOLS="$SETUP_REPO_ROOT/target/docs-tools"
 SETUP_MDBOOK_VERSION=0.5.4
 
@@ -256,16 +257,23 @@ setup_docs_tools() {
     cp "$spec/package.json" "$spec/package-lock.json" "$tools/vitepress/"
     (cd "$tools/vitepress" && npm ci --no-audit --no-fund </dev/null) || setup_die "npm ci of VitePress failed"
   fi
-  # mdBook.
-  if [[ "$("$tools/bin/mdbook" --version 2>/dev/null)" == "mdbook v$SETUP_MDBOOK_VERSION" ]]; then
-    setup_log "mdBook $SETUP_MDBOOK_VERSION present"
+  # mdBook: compiled once per machine into a versioned folder of the user's
+  # cache, not per clone (every clean clone compiled it again, beside the
+  # tests' own build on the same cores), and not into ~/.cargo/bin, where it
+  # would replace a version of the user's own. target/docs-tools/bin/mdbook
+  # links to it.
+  local mdbook_root="${XDG_CACHE_HOME:-$HOME/.cache}/compaction-playground/mdbook-$SETUP_MDBOOK_VERSION"
+  if [[ "$("$mdbook_root/bin/mdbook" --version 2>/dev/null)" == "mdbook v$SETUP_MDBOOK_VERSION" ]]; then
+    setup_log "mdBook $SETUP_MDBOOK_VERSION present ($mdbook_root)"
   else
     # Only `mdbook build` is used: without its server and watcher (tokio, axum,
     # notify), the compile takes a fraction of the time.
-    setup_log "cargo install mdbook --version =$SETUP_MDBOOK_VERSION --locked --no-default-features --features search --root target/docs-tools (a minute or two, once)"
-    cargo install mdbook --version "=$SETUP_MDBOOK_VERSION" --locked --no-default-features --features search --root "$tools" </dev/null ||
+    setup_log "cargo install mdbook --version =$SETUP_MDBOOK_VERSION --locked --no-default-features --features search --root $mdbook_root (a minute or two, once per machine)"
+    cargo install mdbook --version "=$SETUP_MDBOOK_VERSION" --locked --no-default-features --features search --root "$mdbook_root" </dev/null ||
       setup_die "cargo install mdbook failed"
   fi
+  mkdir -p "$tools/bin"
+  ln -sf "$mdbook_root/bin/mdbook" "$tools/bin/mdbook"
   setup_log "docs generators ready in target/docs-tools/"
 }
 
