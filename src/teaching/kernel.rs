@@ -172,6 +172,12 @@ pub fn utf16_place(source: &str, offset: usize, length: usize) -> (u32, u32) {
 /// Compiles `kernel`'s module on `device` and returns the compiler's messages,
 /// with an error scope's message (no place) where the module is invalid and the
 /// compiler said nothing placed. Builds no pipeline.
+///
+/// Native callers (the tests, a renderer's own tool) compile here. The page
+/// does not: its wasm hands the browser's `GPUShaderModule` to JavaScript
+/// (`Playground.kernelModule`), which reads `getCompilationInfo()` itself.
+/// Bringing those messages back through wgpu into this function on wasm cost
+/// about 3 KiB of every page's download for the same messages.
 pub async fn compile_messages(device: &wgpu::Device, kernel: &KernelOverride) -> Vec<Diagnostic> {
     let source = kernel.module_wgsl();
     let scope = GpuErrorScope::push(device);

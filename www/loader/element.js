@@ -161,7 +161,10 @@ export class CompactionPlaygroundElement extends Base {
       .then(([{ mount }]) => {
         if (this.starting !== starting || this.wrapper !== wrapper) return;
         this.playground = mount(this, { restore: this.saved, lang: this.resolveLang() });
+        // Handed over, not kept: from here the session holds it (and its snapshot
+        // the learner's later text, which a remount must not overwrite).
         if (this.#kernelSource !== null) this.playground.kernelSource = this.#kernelSource;
+        this.#kernelSource = null;
       })
       .catch((e) => {
         if (this.starting !== starting) return;
@@ -438,11 +441,11 @@ export class CompactionPlaygroundElement extends Base {
   }
   set kernelSource(text) {
     if (typeof text !== 'string') throw new TypeError('kernelSource must be a string');
-    this.#kernelSource = text;
     if (this.playground) this.playground.kernelSource = text;
+    else this.#kernelSource = text;
   }
 
-  /** A kernel source set before the playground started. @type {string | null} */
+  /** A kernel source set before the playground started, until it is handed over. @type {string | null} */
   #kernelSource = null;
 
   /** Checks the kernel panel's kernel: resolves to its report (`KernelReport`), rejects without a kernel panel. */

@@ -71,9 +71,7 @@ export function startingText(shipped, editable, given) {
 function functionText(wgsl, name) {
   const at = locate(wgsl, name);
   if (!at) return '';
-  const lines = wgsl.split('\n');
-  const head = lines.findIndex((l) => new RegExp(`^\\s*fn ${name}\\s*\\(`).test(l));
-  return lines.slice(head, at.end).join('\n');
+  return wgsl.split('\n').slice(at.head, at.end).join('\n');
 }
 
 /** `wgsl` with function `name` (head to closing brace) replaced by `replacement`. */
@@ -81,8 +79,7 @@ function replaceFunction(wgsl, name, replacement) {
   const at = locate(wgsl, name);
   if (!at || !replacement) return wgsl;
   const lines = wgsl.split('\n');
-  const head = lines.findIndex((l) => new RegExp(`^\\s*fn ${name}\\s*\\(`).test(l));
-  return [...lines.slice(0, head), replacement, ...lines.slice(at.end)].join('\n');
+  return [...lines.slice(0, at.head), replacement, ...lines.slice(at.end)].join('\n');
 }
 
 /** A function's head kept, its body a TODO. */

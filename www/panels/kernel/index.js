@@ -284,7 +284,8 @@ export function create(context) {
     if (!engine) return;
     const method = factsOf(module).method;
     reference ??= wasm.Playground.createCpu();
-    const limit = isSoftwareAdapter(engine.pg?.adapterName) ? SOFTWARE_WATCHDOG_MS : WATCHDOG_MS;
+    const software = isSoftwareAdapter(engine.pg?.adapterName);
+    const limit = software ? SOFTWARE_WATCHDOG_MS : WATCHDOG_MS;
     const runner = {
       run: (flags) =>
         watched(
@@ -308,7 +309,7 @@ export function create(context) {
       const r = await check(runner, {
         cases: ladder(exercise?.module === module ? exercise.cases : null),
         mode: mode(),
-        shrinkMs: isSoftwareAdapter(engine.pg?.adapterName) ? 12_000 : 3000,
+        shrinkMs: software ? 12_000 : 3000,
         onCase: (k, total, label) => view.showProgress(t('kernel.checking', { k: k + 1, total, label })),
       });
       if (r.verdict === 'hung') hung = compiled.text;

@@ -4,8 +4,8 @@
 
 /**
  * Lines `[start, end)` (0-based) of `fn <name>(` in `wgsl`, from the comment
- * block above it to its closing brace, and the lines inside holding any of
- * `focus`. Null when the function is not there.
+ * block above it to its closing brace, the line of its head (`fn <name>(`), and
+ * the lines inside holding any of `focus`. Null when the function is not there.
  */
 export function locate(wgsl, name, focus = []) {
   const lines = wgsl.split('\n');
@@ -27,7 +27,7 @@ export function locate(wgsl, name, focus = []) {
   }
   const marked = new Set();
   for (let k = head; k <= end; k++) if (focus.some((f) => lines[k].includes(f))) marked.add(k);
-  return { start, end: end + 1, focus: marked };
+  return { start, head, end: end + 1, focus: marked };
 }
 
 /** The module `label` of `method` in `sources` (Playground.kernelSources()). */
