@@ -20,17 +20,19 @@ const hashOf = (page) => page.evaluate(() => location.hash);
 const flagCount = (page) => page.evaluate(() => document.querySelector('compaction-playground').flags.length);
 
 // 16 M flags on SwiftShader: minutes of CPU, longer beside another file's tests.
-test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a yes; its 16 M flags download without a long task', { timeout: TEST_TIMEOUT * 2 }, async () => {
-  const n = 1 << 24;
+test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a yes; its 5 M flags download without a long task', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  // Past ASK_ABOVE (4 M) by a quarter: what the link and the export do at this
+  // size they do at 16 M, in a quarter of the time on SwiftShader (16 M took 219 s).
+  const n = ASK_ABOVE + (ASK_ABOVE >> 2);
   assert.ok(n > ASK_ABOVE);
   const link = `#preset=random&n=${n}&density=0.5&seed=3&method=atomic`;
   const { page, log } = await openPlayground(ctx.browser, ctx.server.url, link);
   try {
     assert.ok((await alertKinds(page)).includes('ask'), 'the element asks');
-    assert.equal(await flagCount(page), 10, 'the example meanwhile: nothing of 16 M made');
+    assert.equal(await flagCount(page), 10, 'the example meanwhile: nothing of 5 M made');
     assert.equal(await hashOf(page), link, 'the link stays as it came');
     const question = await page.locator('compaction-playground [data-testid="alert-ask"]').textContent();
-    assert.match(question, /16,777,216 flags/);
+    assert.match(question, new RegExp(`${n.toLocaleString('en-US')} flags`));
 
     await page.evaluate(() => document.querySelector('compaction-playground').addEventListener('result', (e) => (window.lastResult = e.detail)));
     await page.click('compaction-playground [data-testid="ask-compute"]');
@@ -41,7 +43,7 @@ test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a 
     assert.ok(!(await alertKinds(page)).includes('ask'));
     assert.match(await hashOf(page), new RegExp(`n=${n}`));
 
-    // The flags' CSV (about 190 MB): the page keeps answering while it is made.
+    // The flags' CSV (about 55 MB): the page keeps answering while it is made.
     // The longest the page went without running a 10 ms timer: how long it was frozen.
     const watch = () =>
       page.evaluate(() => {
@@ -92,7 +94,7 @@ test('a link past ASK_ABOVE flags asks first, keeps its hash, and computes on a 
     assert.ok(inOrder, 'every row in order');
     assert.equal(visible, r.count, 'the visible flags of the file are those the run counted');
     assert.ok(longest < 1000, `the page froze for ${longest.toFixed(0)} ms while the file was made`);
-    console.log(`# 16 M flags' CSV in ${ms} ms; the page froze at most ${longest.toFixed(0)} ms`);
+    console.log(`# ${n} flags' CSV in ${ms} ms; the page froze at most ${longest.toFixed(0)} ms`);
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

@@ -201,7 +201,8 @@ test('downloads: the flags, the run and both traces parse back equal to what was
     );
     const run = JSON.parse((await downloaded(page, 'export-result-json')).text);
     assert.deepEqual(run.indices, expected);
-    assert.equal(run.hash, fnv1a(expected));
+    assert.equal(run.hash, fnv1a(expected).toString(16).padStart(8, '0'));
+    assert.equal(run.hash, (await page.textContent('[data-testid="hash"]')).trim(), 'the hash as the page shows it');
     assert.equal(run.instanceCount, (await results(page)).instanceCount);
     assert.deepEqual(
       parseCsv((await downloaded(page, 'export-result-csv')).text).map((r) => Number(r.index)),

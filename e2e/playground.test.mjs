@@ -276,9 +276,10 @@ test('hovering or focusing a cell highlights what its invocation reads and write
     );
     assert.deepEqual(focused, ['reads before[1]', 'writes after[1]']);
 
-    // Play at 4x runs to the last step (13) and stops there.
+    // Play at 4x runs to the last step (13) and stops there (each step up for as
+    // long as its text takes to read: a few seconds at 4x).
     await page.selectOption('[data-testid="step-speed"]', '4');
-    await scrubTo(page, 10);
+    await scrubTo(page, 11);
     await page.click('[data-testid="step-play"]');
     assert.equal(await page.getAttribute('[data-testid="step-play"]', 'aria-pressed'), 'true');
     await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="step-play"]').getAttribute('aria-pressed') === 'false', null, {

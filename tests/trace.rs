@@ -1,5 +1,6 @@
-//! The scan trace read from the real GPU buffers equals the CPU mirror's, step by
-//! step; the CPU mirror's steps equal an independent Hillis-Steele computation.
+//! The scan's and `packed-scan`'s traces read from the real GPU buffers equal
+//! the CPU mirror's, step by step; the CPU mirror's steps equal an independent
+//! Hillis-Steele computation.
 
 mod common;
 
@@ -86,11 +87,37 @@ fn atomic_trace_slots_point_at_their_index() {
 }
 
 #[test]
+fn packed_trace_matches_cpu() {
+    // One tile, a tile's edge, two tiles (the most a trace reads), a word's edge.
+    for &n in &[0usize, 1, 10, 31, 33, 4095, 4096, 4097, 8192] {
+        for &density in &[0.0, 0.3, 1.0] {
+            let flags = common::random(n, density, n as u64 + 7);
+            let gpu =
+                pollster::block_on(teaching::trace_packed(compactor(), &flags)).expect("trace");
+            assert_eq!(gpu, cpu::trace_packed(&flags), "n={n} density={density}");
+        }
+    }
+    let wild = wild_flags(5000, 0.5, 9);
+    let gpu = pollster::block_on(teaching::trace_packed(compactor(), &wild)).expect("trace");
+    let cpu = cpu::trace_packed(&wild);
+    assert_eq!(gpu, cpu);
+    // Independently of the mirror: the bits are the flags, the counts their tiles'.
+    for (i, &f) in wild.iter().enumerate() {
+        assert_eq!((gpu.bits[i / 32] >> (i % 32)) & 1 == 1, f != 0, "bit {i}");
+    }
+    let visible = |t: usize| wild[t * 4096..((t + 1) * 4096).min(wild.len())].iter().filter(|&&f| f != 0).count() as u32;
+    assert_eq!(gpu.tile_counts, vec![visible(0), visible(1)]);
+    assert_eq!(gpu.tile_slots, vec![0, visible(0)]);
+}
+
+#[test]
 fn traces_refuse_arrays_too_large_to_read() {
     let flags = vec![1u32; MAX_TRACE_FLAGS + 1];
     let err = pollster::block_on(teaching::trace_scan(compactor(), &flags)).expect_err("refuses");
     assert!(matches!(err, Error::TraceTooLarge { .. }), "{err}");
     let err = pollster::block_on(teaching::trace_atomic(compactor(), &flags, Method::Atomic))
         .expect_err("refuses");
+    assert!(matches!(err, Error::TraceTooLarge { .. }), "{err}");
+    let err = pollster::block_on(teaching::trace_packed(compactor(), &flags)).expect_err("refuses");
     assert!(matches!(err, Error::TraceTooLarge { .. }), "{err}");
 }

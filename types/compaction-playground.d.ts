@@ -190,6 +190,8 @@ export declare class Playground {
   run(method: Method): Promise<RunResult>;
   scanTrace(): Promise<Record<string, unknown>>;
   atomicTrace(method: 'atomic' | 'aggregated'): Promise<Record<string, unknown>>;
+  /** packed-scan kernel by kernel: bits, tileCounts, tileSlots, indices (Uint32Array each), count, instanceCount, hash, tileSize. */
+  packedTrace(): Promise<Record<string, unknown>>;
   tileTrace(method: 'lookback' | 'lookback-bits' | 'tile-atomic', inFlight?: number, stalled?: number): Promise<Record<string, unknown>>;
   kernelSources(): { method: Method; modules: KernelModule[] }[];
   compile(method: Method): Promise<void>;

@@ -1,6 +1,8 @@
 // Draws the visible objects with one drawIndirect, exactly as the article describes:
 // the vertex shader knows only its instance_index and finds its object with one
-// access, `visibles[instance_index]`. Objects sit on a grid, one cell per flag.
+// access, `visibles[instance_index]`. Objects sit on a grid, one cell per flag,
+// each coloured by its place in the draw (`position_colour`): the scan's list,
+// in object order, paints a smooth ramp; an atomic method's, noise.
 //
 // In DRAW_ORDER mode the cell is the instance's place in the draw, not the
 // object's: the grid then shows the order the draw submits the objects in,
@@ -34,6 +36,13 @@ fn hue(t : f32) -> vec3<f32> {
   return 0.55 + 0.4 * cos(6.2831853 * (t + k));
 }
 
+// Instance `instance` of a draw over `n` flags: the hues from red on, stopping
+// short of red again (0.85), so that the first and the last drawn differ.
+// Mirrored by `position_colour` in playground/src/draw_instances.rs.
+fn position_colour(instance : u32, n : u32) -> vec3<f32> {
+  return hue(0.85 * f32(instance) / f32(n));
+}
+
 @vertex
 fn draw_instances_vs(
   @builtin(vertex_index) vertex : u32,
@@ -47,7 +56,7 @@ fn draw_instances_vs(
   );
   var place = object;
   var inset = 0.12;
-  var color = hue(f32(object) / f32(n));
+  var color = position_colour(instance, n);
   if (grid.mode == DRAW_ORDER) {
     place = instance;
     inset = 0.0;

@@ -25,10 +25,18 @@ pub struct Grid {
 
 const _: () = assert!(std::mem::size_of::<Grid>() == 32);
 
-/// Each object at its own cell (the gaps are the invisible flags).
+/// Each object at its own cell (the gaps are the invisible flags), coloured by
+/// its place in the draw ([`position_colour`]).
 pub const OBJECT_GRID: u32 = 0;
 /// Each instance at its place in the draw, coloured by material and depth.
 pub const DRAW_ORDER: u32 = 1;
+
+/// The shader's `position_colour`: the RGB (0–1) of instance `instance` of a
+/// draw over `flags` flags in `OBJECT_GRID` mode (the tests' oracle).
+pub fn position_colour(instance: u32, flags: u32) -> [f32; 3] {
+    let t = 0.85 * instance as f32 / flags.max(1) as f32;
+    [0.0f32, 2.0, 4.0].map(|k| 0.55 + 0.4 * (std::f32::consts::TAU * (t + k / 6.0)).cos())
+}
 
 impl Grid {
     /// Square-ish cells filling a `width` × `height` target, one per flag.

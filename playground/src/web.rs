@@ -255,6 +255,20 @@ impl Playground {
         })
     }
 
+    /// One run of `packed-scan`, kernel by kernel: `{ bits (the packed flags,
+    /// 32 to a word), tileCounts (each tile's visible flags, read between the
+    /// packing and the scan), tileSlots (where each tile's run starts), indices,
+    /// count, instanceCount, hash, tileSize }`, Uint32Arrays.
+    #[wasm_bindgen(js_name = packedTrace)]
+    pub fn packed_trace(&self) -> js_sys::Promise {
+        let state = self.state.clone();
+        let flags = state.flags.borrow().clone();
+        future_to_promise(async move {
+            let trace = state.backend.trace_packed(&flags).await.map_err(js_error)?;
+            Ok(convert::packed_trace_object(&trace))
+        })
+    }
+
     /// One run of a tile method (`lookback`, `lookback-bits`, `tile-atomic`) on
     /// any array it accepts: `{ method, n, tileSize, tiles: { firstFlag, flags,
     /// aggregate, exclusive, inclusive, status } (Uint32Array each; status 0

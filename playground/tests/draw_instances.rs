@@ -1,10 +1,11 @@
 //! The draw the playground shows: one `draw_indirect` whose instance count the
 //! compaction wrote on the GPU, each instance fetching `visibles[instance_index]`.
-//! Drawn offscreen and read back: visible cells are painted, invisible ones not.
+//! Drawn offscreen and read back: visible cells are painted, invisible ones not,
+//! each in the colour of its place in the draw.
 
 use std::sync::OnceLock;
 
-use compaction_playground::draw_instances::{Grid, OffscreenImage};
+use compaction_playground::draw_instances::{position_colour, Grid, OffscreenImage};
 use compaction_playground::{flags, GpuContext};
 use wgpu_compaction::teaching::Readback;
 use wgpu_compaction::{Compactor, Method};
@@ -26,6 +27,16 @@ fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
 
 /// Which of the `flags.len()` cells of a one-row image the draw painted.
 fn painted(flags: &[u32], method: Method, grid: impl Fn(u32, u32, u32) -> Grid) -> Vec<bool> {
+    drawn(flags, method, grid).0.iter().map(|rgba| rgba[3] == 255).collect()
+}
+
+/// The RGBA at the centre of each of the `flags.len()` cells of a one-row
+/// image, and the indices the draw read.
+fn drawn(
+    flags: &[u32],
+    method: Method,
+    grid: impl Fn(u32, u32, u32) -> Grid,
+) -> (Vec<[u8; 4]>, Vec<u32>) {
     let compactor = compactor();
     let device = compactor.device();
     let n = flags.len() as u32;
@@ -57,15 +68,41 @@ fn painted(flags: &[u32], method: Method, grid: impl Fn(u32, u32, u32) -> Grid) 
         0,
         image.pixels().size() / 4,
     );
+    let visible = flags.iter().filter(|&&f| f != 0).count() as u64;
+    readback.copy(device, &mut encoder, compaction.indices(), 0, visible);
     compactor.queue().submit([encoder.finish()]);
-    let read = pollster::block_on(readback.read(device)).expect("read");
+    let mut read = pollster::block_on(readback.read(device)).expect("read");
     let rgba = image.unpad(&read[0]);
-    (0..n as usize)
+    let cells = (0..n as usize)
         .map(|cell| {
-            let (x, y) = (cell * 10 + 5, 5);
-            rgba[(y * n as usize * 10 + x) * 4 + 3] == 255
+            let at = (5 * n as usize * 10 + cell * 10 + 5) * 4;
+            [rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]]
         })
-        .collect()
+        .collect();
+    (cells, std::mem::take(&mut read[1]))
+}
+
+#[test]
+fn each_object_is_coloured_by_its_place_in_the_draw() {
+    let flags = flags::random(48, 0.5, 5);
+    let n = flags.len() as u32;
+    for method in Method::ALL {
+        let (cells, indices) = drawn(&flags, method, Grid::fit);
+        assert_eq!(indices.len(), flags.iter().filter(|&&f| f != 0).count());
+        for (slot, &object) in indices.iter().enumerate() {
+            let want = position_colour(slot as u32, n).map(|c| (c * 255.0).round() as i32);
+            let got = cells[object as usize];
+            for k in 0..3 {
+                assert!(
+                    (i32::from(got[k]) - want[k]).abs() <= 2,
+                    "{method}: object {object} drawn {slot}th is {got:?}, wants {want:?}"
+                );
+            }
+        }
+    }
+    // The scan draws in object order: its cells, left to right, are the ramp.
+    let (_, indices) = drawn(&flags, Method::Scan, Grid::fit);
+    assert!(indices.windows(2).all(|w| w[0] < w[1]));
 }
 
 #[test]

@@ -1,18 +1,20 @@
 //! Real GPU state after every step, for a teaching tool's stepper
 //! (`teaching::trace_*`): the scan runs its traced block-scan pipelines and every
-//! intermediate buffer is read back; the tile methods run once and their tile
-//! states are read back.
+//! intermediate buffer is read back; `packed-scan` reads its tile counts between
+//! its kernels; the tile methods run once and their tile states are read back.
 
 use super::record::clear_before;
 use super::{CompactionDesc, Compactor, Method, ScratchBuffer};
 use crate::error::{Error, Result};
+use crate::gpu::catalogue::KernelId;
 use crate::gpu::error_scope::scoped;
 use crate::gpu::readback::Readback;
 use crate::layout::{BLOCK, NO_SLOT, STEPS, TILE};
 use crate::output::CompactionOutput;
 use crate::teaching::cpu::lookback::{simulate_chains, tile_aggregates};
 use crate::teaching::trace::{
-    AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace, TileTraceEntry,
+    AtomicTrace, PackedTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileStatus, TileTrace,
+    TileTraceEntry,
 };
 
 /// Traces are for arrays a person reads; beyond this, `trace_*` refuse.
@@ -59,6 +61,15 @@ pub async fn trace_atomic(
         output.indices,
         output.indirect.instance_count(),
     ))
+}
+
+/// Runs `packed-scan` with every dispatch in its own pass and reads back the
+/// bits, each tile's count (between the packing and `scan_tiles`, which scans
+/// them in place), the tiles' slots, the indices and the indirect arguments.
+/// `teaching::cpu::trace_packed` is its CPU mirror.
+pub async fn trace_packed(compactor: &Compactor, flags: &[u32]) -> Result<PackedTrace> {
+    check_trace_len(flags.len())?;
+    scoped(&compactor.device, compactor.trace_packed_inner(flags)).await
 }
 
 /// Runs a tile method (`Lookback`, `LookbackBits`, `TileAtomic`) once and reads
@@ -177,6 +188,52 @@ impl Compactor {
             count,
             indices,
             instance_count,
+        })
+    }
+
+    async fn trace_packed_inner(&self, flags: &[u32]) -> Result<PackedTrace> {
+        let len = flags.len() as u64;
+        let buffer = ScratchBuffer(self.upload(flags)?);
+        let compaction = self
+            .prepare_impl(&CompactionDesc::new(&buffer, len, Method::PackedScan), false)?
+            .destroy_on_drop();
+        let (Some(counts), Some(bits)) = (&compaction.tile_counts, &compaction.packed_bits) else {
+            return Err(Error::NotTiled(Method::PackedScan));
+        };
+        let tiles = len.div_ceil(TILE as u64);
+        let device = &self.device;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        clear_before(&mut encoder, &compaction);
+        let mut readback = Readback::default();
+        let mut counted = None;
+        for dispatch in &compaction.dispatches {
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                self.dispatch(&mut pass, dispatch);
+            }
+            if dispatch.kernel.id == KernelId::PackBitsCounted {
+                counted = Some(readback.copy(device, &mut encoder, counts, 0, tiles));
+            }
+        }
+        let bits = readback.copy(device, &mut encoder, bits, 0, len.div_ceil(32));
+        let slots = readback.copy(device, &mut encoder, counts, 0, tiles);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback);
+        self.queue.submit([encoder.finish()]);
+        let mut read = readback.read(device).await?;
+        let CompactionOutput {
+            indices,
+            indirect,
+            count,
+            ..
+        } = output.take(&mut read);
+        Ok(PackedTrace {
+            flags: flags.to_vec(),
+            bits: std::mem::take(&mut read[bits]),
+            tile_counts: counted.map_or(Vec::new(), |slot| std::mem::take(&mut read[slot])),
+            tile_slots: std::mem::take(&mut read[slots]),
+            indices,
+            count,
+            instance_count: indirect.instance_count(),
         })
     }
 

@@ -7,8 +7,8 @@ use super::catalogue::{Binding, Spec, PAYLOAD_BINDINGS};
 use crate::layout::{LIVE_BINDING, WORD};
 
 pub(crate) struct Kernel {
-    /// Its row of the catalogue (the tests tie each method's dispatches to `KernelId::of`).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// Its row of the catalogue (the tests tie each method's dispatches to
+    /// `KernelId::of`; `packed-scan`'s trace reads the counts after its packing).
     pub id: super::catalogue::KernelId,
     label: String,
     pipeline: wgpu::ComputePipeline,

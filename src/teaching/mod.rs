@@ -1,7 +1,8 @@
 //! For teaching tools, tests and measurement, apart from what a renderer needs:
 //! the CPU mirror of every kernel ([`cpu`], the tests' oracle and a page's
 //! fallback without WebGPU), every intermediate GPU state of a small run
-//! ([`trace_scan`], [`trace_atomic`], [`trace_tiles`] and their [`trace`] types),
+//! ([`trace_scan`], [`trace_atomic`], [`trace_packed`], [`trace_tiles`] and
+//! their [`trace`] types),
 //! the WGSL of every kernel as it is compiled ([`shader_sources`]), the kernels'
 //! sizes ([`layout`]), readbacks and error scopes, and the build knobs of the
 //! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`).
@@ -11,7 +12,9 @@ mod kernel;
 mod sources;
 pub mod trace;
 
-pub use crate::compactor::trace::{trace_atomic, trace_scan, trace_tiles, MAX_TRACE_FLAGS};
+pub use crate::compactor::trace::{
+    trace_atomic, trace_packed, trace_scan, trace_tiles, MAX_TRACE_FLAGS,
+};
 pub use crate::gpu::error_scope::scoped;
 pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};
 pub use crate::gpu::readback::Readback;

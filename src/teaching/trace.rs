@@ -82,6 +82,26 @@ impl AtomicTrace {
     }
 }
 
+/// One run of `packed-scan`, kernel by kernel: the flags packed into bits, each
+/// tile's count, the counts scanned into each tile's first slot, the scatter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PackedTrace {
+    /// The flags compacted.
+    pub flags: Vec<u32>,
+    /// `pack_bits_counted`'s bits: flag `i` is bit `i % 32` of word `i / 32`.
+    pub bits: Vec<u32>,
+    /// `pack_bits_counted`'s count of visible flags in each tile of `TILE` flags.
+    pub tile_counts: Vec<u32>,
+    /// `scan_tiles`' exclusive scan of the counts: where each tile's run starts.
+    pub tile_slots: Vec<u32>,
+    /// `tile_scatter_bits`' output: the visible indices, in order.
+    pub indices: Vec<u32>,
+    /// The number of visible flags.
+    pub count: u32,
+    /// The `instance_count` of the indirect arguments.
+    pub instance_count: u32,
+}
+
 /// What a tile's state word says, decoded (`shaders/lookback.wgsl`: the value in
 /// the high 30 bits, the status in the low 2). The discriminants are the kernel's
 /// status codes for an even run.

@@ -82,3 +82,29 @@ test('a panel’s words are used by that panel alone (so that fetching them with
     }
   }
 });
+
+// ../shared/review/spanish.md: the article's terms (Compactar los visibles) in
+// every Spanish string the page, the loader and the playground show.
+const SPANISH_TERMS = [
+  [/escane/i, 'scan (el scan), as the article says, not escaneo'],
+  [/búfer/i, 'buffer, as the article says'],
+  [/suma prefija/i, 'prefix sum (el prefix sum exclusivo)'],
+  [/\bposici[oó]n(es)?\b/i, 'hueco for a slot, as the article says'],
+  [/\brachas?\b/i, 'tramo contiguo, not racha'],
+  [/\bconteos?\b/i, 'recuento, not conteo'],
+  [/(leíd[oa]s?|sumad[oa]s?) de vuelta/i, 'leído desde la GPU'],
+  [/\b(la|una) scan\b/i, 'scan is masculine'],
+];
+
+test('the Spanish tables use the article’s terms', () => {
+  const tables = { playground: es, loader: LOADER_MESSAGES.es, page: PAGE_MESSAGES.es };
+  for (const [what, table] of Object.entries(tables)) {
+    for (const [key, text] of Object.entries(table)) {
+      for (const [pattern, term] of SPANISH_TERMS) assert.doesNotMatch(text, pattern, `${what} ${key}: ${term}`);
+    }
+  }
+  // And the terms are there: the scan, its buffers, the slot.
+  assert.match(es['card.scan'], /El scan/);
+  assert.match(es['result.listTitle'], /hueco/);
+  assert.match(es['method.scan.info'], /prefix sum exclusivo/);
+});

@@ -13,7 +13,7 @@ export const PAGE_MESSAGES = {
     'panel.editor': 'flag editor',
     'panel.result': 'result',
     'panel.draw': 'drawIndirect',
-    'panel.scan': 'scan steps',
+    'panel.scan': 'step through',
     'panel.tiles': 'tiles',
     'panel.atomic': 'atomic view',
     'panel.order': 'why order matters',
@@ -32,7 +32,7 @@ export const PAGE_MESSAGES = {
   es: {
     title: 'Compactar los visibles: siete métodos, del contador atómico al scan de una pasada',
     intro:
-      'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. El artículo da dos respuestas en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o una **suma prefija exclusiva** (el mismo búfer, bit a bit, cada vez); más allá del artículo, cuatro métodos de una pasada y empaquetados, siete en total. Edita los flags, ejecuta cada método en tu GPU y recórrelo paso a paso desde los búferes reales.',
+      'El culling deja un array de flags; un `drawIndirect` necesita una lista densa de índices y un `instanceCount`. El artículo da dos respuestas en la GPU: un **contador atómico** (rápido, pero el orden cambia de una ejecución a otra) o un **prefix sum exclusivo** (el mismo buffer, bit a bit, cada vez); más allá del artículo, cuatro métodos de una pasada y empaquetados, siete en total. Edita los flags, ejecuta cada método en tu GPU y recorre el método que elijas paso a paso con los buffers reales.',
     'embed.title': 'Insértalo en tu documentación',
     'embed.lead':
       'El playground es un elemento personalizado, `<compaction-playground>`, que no toca nada de tu página (shadow DOM, tus fuentes, tu tema claro u oscuro). Elige qué muestra y copia uno de los dos fragmentos: el elemento, o un iframe si tu sitio no puede cargar scripts. Ambos reproducen lo que muestra ahora el playground de arriba.',
@@ -40,7 +40,7 @@ export const PAGE_MESSAGES = {
     'panel.editor': 'editor de flags',
     'panel.result': 'resultado',
     'panel.draw': 'drawIndirect',
-    'panel.scan': 'pasos del escaneo',
+    'panel.scan': 'paso a paso',
     'panel.tiles': 'tiles',
     'panel.atomic': 'vista atómica',
     'panel.order': 'por qué importa el orden',
@@ -52,7 +52,8 @@ export const PAGE_MESSAGES = {
     'embed.iframe': 'Como iframe: nada del playground se ejecuta en tu página',
     'embed.more':
       'Atributos, eventos, temas y la CSP que necesita cada forma: `docs/embedding.md` en el repositorio. Sin compilar nada: `npm pack` da un paquete cuya carpeta `dist/` es todo lo necesario.',
-    footer: 'Los kernels son el WGSL del artículo, compilado con wgpu a WebAssembly; sin WebGPU la página ejecuta la referencia en CPU (los mismos kernels, reflejados en Rust).',
+    footer:
+      'Los kernels son el WGSL del artículo, adaptado; el código que los lanza es Rust compilado a WebAssembly con wgpu. Sin WebGPU la página ejecuta la referencia en CPU (los mismos kernels, reimplementados en Rust).',
     loading: 'El playground aún se está cargando; vuelve a probar en un momento.',
     copied: 'Copiados los dos fragmentos. Pega cualquiera de ellos en tu página.',
     copyFailed: 'Este navegador no permitió copiar: selecciona los fragmentos de abajo y cópialos.',

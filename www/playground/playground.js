@@ -32,6 +32,8 @@ import { sheets } from './sheets.js';
  *   reattach?(pg: any): any,
  *   fit?(): boolean,
  *   mark?(ref: any, method: string): void,
+ *   keep?(): any,
+ *   restore?(kept: any): void,
  *   destroy?(): void,
  * }} PanelHooks
  */
@@ -105,6 +107,15 @@ export class Playground {
     return k > 0 ? this.t('app.nth', { label: title, n: k + 1 }) : title;
   }
 
+  /** Card `name`'s title, as its panel words it now (the stepper names the method it steps). */
+  setCardTitle(name, title) {
+    const card = this.cards[name];
+    if (!card) return;
+    const heading = card.querySelector('h2');
+    if (heading && heading.textContent !== title) heading.textContent = title;
+    card.setAttribute('aria-label', this.regionName(title));
+  }
+
   /** The language switch: every language in its own words. */
   langSwitch() {
     const select = h(
@@ -153,6 +164,10 @@ export class Playground {
         const panel = module.create(this.context);
         for (const sheet of panel.styles ?? []) this.host.adopt(sheet);
         this.loaded[name] = panel;
+        // What the panel had shown in the view before this one (another language).
+        const kept = this.session.kept[name];
+        delete this.session.kept[name];
+        if (kept) panel.restore?.(kept);
         this.cards[name].append(panel.element);
         this.cards[name].removeAttribute('aria-busy');
         await this.catchUp(name, panel);
@@ -275,7 +290,8 @@ export class Playground {
     const panel = this.activeStepper();
     const stepper = panel?.stepper;
     const ref = stepper?.steps.length ? (stepper.view?.code ?? null) : null;
-    return { ref, method: panel === this.loaded[TILE_VIEW] && stepper?.trace ? stepper.trace.method : 'scan' };
+    if (!stepper?.trace) return { ref, method: 'scan' };
+    return { ref, method: panel === this.loaded[TILE_VIEW] ? stepper.trace.method : stepper.method };
   }
 
   /** The visible stepper moved: the URL, the code panel's marks, the host's `step` event. */
@@ -313,6 +329,12 @@ export class Playground {
   // ------------------------------------------------------------ teardown --
   destroy() {
     this.destroyed = true;
+    // The results the visitor made (runs ×R, the order scene, the benchmark)
+    // outlive the view: the next one (a language switch) shows them again.
+    for (const [name, panel] of Object.entries(this.loaded)) {
+      const kept = panel.keep?.();
+      if (kept) this.session.kept[name] = kept;
+    }
     this.root.removeEventListener('cp-error', this.onError);
     this.each('destroy');
     this.status.destroy();

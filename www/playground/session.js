@@ -95,6 +95,10 @@ export class Session {
     this.url = null;
     /** The flags the scan stepper's trace is of (www/panels/scan/). */
     this.traced = null;
+    /** What each panel kept of its results while its view is rebuilt (`keep()`, `restore()`). @type {Record<string, any>} */
+    this.kept = {};
+    /** @type {string | null} */
+    this.tracedMethod = null;
     /** @type {{ n: number, apply: () => Promise<void> } | null} a link's or an attribute's array past ASK_ABOVE, until the visitor says */
     this.asking = null;
     /** True while the hash stays as the link gave it (a question pending, a part unread): written again once the visitor edits. */
@@ -145,9 +149,14 @@ export class Session {
     this.pending.step = step;
   }
 
-  /** The flags the scan stepper's trace is of: a method change traces again only when they differ. @param {Uint32Array} flags */
-  setTraced(flags) {
+  /**
+   * The flags and the method the stepper's trace is of: a method change traces
+   * again when either differs.
+   * @param {Uint32Array} flags  @param {string} method
+   */
+  setTraced(flags, method) {
     this.traced = flags;
+    this.tracedMethod = method;
   }
 
   /** Work the tests and the host can wait on: `busy` while any is queued or running. */
@@ -471,8 +480,8 @@ export class Session {
     this.view?.methodChanged(method);
     const tiles = isTileMethod(method);
     this.changed(why);
-    // The tile view follows the method; the scan trace only the flags.
-    this.track(this.refresh({ traces: tiles || wasTile || this.traced !== this.flags, slots: method !== 'scan' && !tiles }));
+    // The tile view follows the method, and so does the stepper: it steps the method chosen.
+    this.track(this.refresh({ traces: tiles || wasTile || this.traced !== this.flags || this.tracedMethod !== method, slots: method !== 'scan' && !tiles }));
   }
 
   /** A state.js error (`{ key, params }`) or a plain message, in words. */

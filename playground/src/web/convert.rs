@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::Error;
 use wgpu_compaction::teaching::layout;
-use wgpu_compaction::teaching::trace::{AtomicTrace, ChainLink, ScanTrace, TileTrace};
+use wgpu_compaction::teaching::trace::{AtomicTrace, ChainLink, PackedTrace, ScanTrace, TileTrace};
 use wgpu_compaction::{fnv1a, CompactionOutput, DrawArgs, Error as Compaction, Method};
 
 pub(super) fn error_kind(e: &Error) -> &'static str {
@@ -135,6 +135,19 @@ pub(super) fn atomic_trace_object(method: Method, trace: &AtomicTrace) -> JsValu
         ("count", trace.count.into()),
         ("instanceCount", trace.instance_count.into()),
         ("hash", fnv1a(&trace.indices).into()),
+    ])
+}
+
+pub(super) fn packed_trace_object(trace: &PackedTrace) -> JsValue {
+    object(&[
+        ("bits", words(&trace.bits)),
+        ("tileCounts", words(&trace.tile_counts)),
+        ("tileSlots", words(&trace.tile_slots)),
+        ("indices", words(&trace.indices)),
+        ("count", trace.count.into()),
+        ("instanceCount", trace.instance_count.into()),
+        ("hash", fnv1a(&trace.indices).into()),
+        ("tileSize", (layout::TILE as u32).into()),
     ])
 }
 

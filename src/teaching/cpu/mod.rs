@@ -34,7 +34,9 @@ pub use tile_scatter_bits::tile_scatter_bits;
 
 use crate::error::{Error, Result};
 use crate::output::{CompactionOutput, DrawArgs};
-use crate::teaching::trace::{AtomicTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace};
+use crate::teaching::trace::{
+    AtomicTrace, PackedTrace, ScanLevelTrace, ScanTrace, TileSchedule, TileTrace,
+};
 use crate::Method;
 
 /// The whole order-preserving compaction, keeping every intermediate state.
@@ -77,6 +79,24 @@ pub fn trace_atomic(flags: &[u32], method: Method) -> AtomicTrace {
     let indices = compact(flags, method, DrawArgs::vertices(0)).indices;
     let count = indices.len() as u32;
     AtomicTrace::from_indices(flags.to_vec(), indices, count)
+}
+
+/// The CPU mirror of `packed-scan`'s run ([`crate::teaching::trace_packed`]'
+/// shape), kernel by kernel.
+pub fn trace_packed(flags: &[u32]) -> PackedTrace {
+    let (bits, tile_counts) = pack_bits_counted(flags);
+    let (tile_slots, count) = scan_tiles(&tile_counts);
+    let mut indices = vec![0; count as usize];
+    tile_scatter_bits(&bits, flags.len(), &tile_slots, &mut indices);
+    PackedTrace {
+        flags: flags.to_vec(),
+        bits,
+        tile_counts,
+        tile_slots,
+        indices,
+        count,
+        instance_count: count,
+    }
 }
 
 /// The CPU mirror of a tile method's run ([`crate::teaching::trace_tiles`]'

@@ -19,6 +19,7 @@ export const messages = {
   'bench.failed': 'The benchmark stopped: {error}',
   'bench.timer.gpu': 'Timer: GPU timestamps (timestamp-query), between many compactions.',
   'bench.timer.wall': 'Timer: the wall clock (this browser grants no timestamp-query), to the end of a readback.',
+  'bench.softwareCaveat': 'These times come from the CPU (a software adapter or the CPU reference): they say nothing about a hardware GPU, where the ranking differs.',
   'bench.timer.cpu': 'Timer: the wall clock around the CPU reference (no GPU here).',
   'bench.resolution': 'The timestamps are multiples of {us} µs: each measurement spans thousands of them.',
   'bench.resolutionNs': 'The timestamps are multiples of {ns} ns (this browser does not round them).',

@@ -1,12 +1,21 @@
-// The atomic view panel: the slot each visible invocation got from atomicAdd,
-// and "Run ×R", which repeats the unordered methods beside the scan (view.js).
+// The atomic view panel: the slot each visible invocation got from atomicAdd;
+// "Run ×R", which repeats the unordered methods beside the scan on the
+// visitor's flags; and the search for a size where this adapter does reorder
+// them (view.js).
 
 import { AtomicView } from './view.js';
 import { layout } from '../../core/layout.js';
+import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
 import css from './styles.css';
 
 const sheet = lazySheet(css);
+
+/** The sizes the search for a reordering tries, in turn; runs of each method at each. */
+const SEARCH_SIZES = [1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20];
+const SEARCH_RUNS = 4;
+/** A software adapter runs workgroups in turn: the search stops here on one (its runs are slow). */
+const SOFTWARE_MAX = 1 << 16;
 
 /** @param {import('../../playground/context.js').PanelContext} context */
 export function create(context) {
@@ -15,7 +24,10 @@ export function create(context) {
     t,
     onMethod: () => context.track(refresh(context.signal())),
     onRepeat: (runs) => context.track(repeat(runs)),
+    onSearch: () => context.track(search()),
   });
+  /** The search's engine (its own flags), made on its first use. @type {any} */
+  let side = null;
 
   /** The slots of the chosen atomic method on the current flags. @param {AbortSignal} signal */
   async function refresh(signal) {
@@ -40,9 +52,7 @@ export function create(context) {
     const engine = context.engine();
     if (!engine) return;
     const signal = context.signal();
-    const available = context.methods();
-    const unordered = layout.methods.filter((m) => !m.preservesOrder).map((m) => m.name);
-    const methods = [...unordered.filter((m) => available.includes(m)), 'scan'];
+    const methods = compared();
     const results = methods.map((method) => ({ method, runs: [] }));
     atomic.setBusy(true);
     const done = context.progress(t('work.repeating', { runs }), 0, { near: atomic.progress });
@@ -72,6 +82,65 @@ export function create(context) {
     }
   }
 
+  /** The unordered methods this playground has, and the scan to compare with. */
+  function compared() {
+    const available = context.methods();
+    const unordered = layout.methods.filter((m) => !m.preservesOrder).map((m) => m.name);
+    return [...unordered.filter((m) => available.includes(m)), 'scan'];
+  }
+
+  /**
+   * Grows the flags until an unordered method gives more than one order in
+   * SEARCH_RUNS runs on this adapter, and shows those runs side by side; says
+   * plainly where it never does (the CPU reference, a software adapter).
+   */
+  async function search() {
+    const engine = context.engine();
+    if (!engine) return;
+    if (engine.backend === 'cpu') {
+      atomic.showSearch({ found: false, reason: t('atomic.search.cpu') });
+      return;
+    }
+    const methods = compared();
+    atomic.setBusy(true);
+    const done = context.progress(t('atomic.search.start'), 0, { near: atomic.progress });
+    try {
+      side ??= await context.sideEngine();
+      const adapter = side.pg?.adapterName ?? '';
+      const software = isSoftwareAdapter(adapter);
+      const sizes = SEARCH_SIZES.filter((n) => !software || n <= SOFTWARE_MAX);
+      for (const n of sizes) {
+        const flags = context.kernels().presetFlags('random', n, 0.5, 1);
+        const results = methods.map((method) => ({ method, runs: [] }));
+        for (const entry of results) {
+          for (let k = 0; k < SEARCH_RUNS && context.alive(); k++) {
+            done.set(t('atomic.search.progress', { n, method: entry.method, k: k + 1, runs: SEARCH_RUNS }));
+            const r = await side.exec(async (pg) => {
+              pg.setFlags(flags);
+              await side.compileIn(pg, entry.method);
+              return pg.run(entry.method);
+            });
+            entry.runs.push({ indices: r.indices, hash: r.hash });
+          }
+        }
+        if (!context.alive()) return;
+        const moved = results.filter((r) => r.method !== 'scan' && new Set(r.runs.map((run) => run.hash)).size > 1);
+        if (moved.length) {
+          atomic.showSearch({ found: true, n, results, backend: side.backend, adapter });
+          return;
+        }
+      }
+      const max = sizes.at(-1);
+      const reason = software ? t('atomic.search.software', { adapter, max, runs: SEARCH_RUNS }) : t('atomic.search.gpu', { max, runs: SEARCH_RUNS });
+      atomic.showSearch({ found: false, reason });
+    } catch (e) {
+      if (context.alive()) context.alert('gpu-run', t('work.repeatFailed', { error: e?.message ?? e }));
+    } finally {
+      done();
+      atomic.setBusy(false);
+    }
+  }
+
   return {
     element: atomic.element,
     styles: [sheet()],
@@ -79,5 +148,12 @@ export function create(context) {
     methodChanged: (method) => {
       if (method === 'atomic' || method === 'aggregated') atomic.choose(method);
     },
+    engineChanged: () => {
+      side?.dispose();
+      side = null;
+    },
+    keep: () => (atomic.shown.repeats || atomic.shown.search ? atomic.shown : null),
+    restore: (kept) => atomic.restore(kept),
+    destroy: () => side?.dispose(),
   };
 }

@@ -1,6 +1,7 @@
-// The atomic view: which slot each visible invocation got from atomicAdd, and
+// The atomic view: which slot each visible invocation got from atomicAdd;
 // "run ×R", which repeats the atomic methods and shows every run's output order
-// and hash beside the scan's, saying honestly whether the order moved.
+// and hash beside the scan's, saying honestly whether the order moved; and the
+// search for a size where it does move on this adapter.
 
 import { h, replace, richText, hex32, scrollBox, uniqueId } from '../../core/dom.js';
 import { layout } from '../../core/layout.js';
@@ -11,11 +12,13 @@ const ORDER_SHOWN = 24; // indices of each run's order shown in the table
 
 export class AtomicView {
   /**
-   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, t: import('../../i18n/i18n.js').Translator }} options
+   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, onSearch: () => void, t: import('../../i18n/i18n.js').Translator }} options
    */
-  constructor({ onMethod, onRepeat, t }) {
+  constructor({ onMethod, onRepeat, onSearch, t }) {
     this.t = t;
     this.method = 'atomic';
+    /** The runs shown (what a language switch keeps): `{ repeats?, search? }`. */
+    this.shown = {};
     this.onMethod = onMethod;
     this.onRepeat = onRepeat;
     const name = uniqueId('slot-method');
@@ -42,6 +45,8 @@ export class AtomicView {
     });
     // The progress of "Run ×R", beside its button (the status line may be out of view).
     this.progress = h('span', { class: 'repeat-progress', role: 'status', 'data-testid': 'repeat-progress' });
+    this.searchButton = h('button', { type: 'button', 'data-testid': 'reorder-search', onclick: () => onSearch() }, t('atomic.search'));
+    this.searchResult = h('p', { class: 'search-result', 'data-testid': 'reorder-result', 'aria-live': 'polite', hidden: true });
     this.table = h('table', { class: 'repeat-table', 'data-testid': 'repeat-table', hidden: true });
     this.verdict = h('div', { class: 'verdict', 'data-testid': 'repeat-verdict', 'aria-live': 'polite' });
     this.element = h(
@@ -68,8 +73,11 @@ export class AtomicView {
         this.repeatInput,
         h('span', {}, ' ', t('atomic.times'), ' '),
         this.repeatButton,
+        ' ',
+        this.searchButton,
         this.progress,
       ),
+      this.searchResult,
       scrollBox(h('div', { class: 'table-scroll' }, this.table), t('atomic.tableLabel')),
       this.verdict,
     );
@@ -86,8 +94,33 @@ export class AtomicView {
     this.method = method;
   }
 
+  /** Shows again what another view of this panel showed (`shown`). */
+  restore({ repeats, search }) {
+    if (search) this.showSearch(search);
+    else if (repeats) this.showRepeats(repeats.results, repeats.info);
+  }
+
   setBusy(busy) {
     this.repeatButton.disabled = busy;
+    this.searchButton.disabled = busy;
+  }
+
+  /**
+   * The search's end: `{ found: true, n, results, backend, adapter }` (the runs
+   * at the first size that reordered, shown in the table) or `{ found: false, reason }`.
+   */
+  showSearch(outcome) {
+    const t = this.t;
+    this.shown.search = outcome;
+    this.searchResult.hidden = false;
+    this.searchResult.dataset.found = String(outcome.found);
+    if (!outcome.found) {
+      this.searchResult.textContent = outcome.reason;
+      return;
+    }
+    const moved = outcome.results.filter((r) => r.method !== 'scan' && new Set(r.runs.map((run) => run.hash)).size > 1).map((r) => r.method);
+    this.searchResult.textContent = t('atomic.search.found', { n: outcome.n, methods: moved.join(', '), runs: outcome.results[0].runs.length });
+    this.showRepeats(outcome.results, outcome);
   }
 
   /** The slot each flag's invocation received (`trace.slots`), or a reason why not. */
@@ -127,6 +160,7 @@ export class AtomicView {
   /** Rows `{ method, runs: [{ indices, hash }] }` for atomic, aggregated and scan. */
   showRepeats(results, { backend, adapter, n }) {
     const t = this.t;
+    this.shown.repeats = { results, info: { backend, adapter, n } };
     const runs = results[0].runs.length;
     const head = h(
       'tr',
@@ -158,6 +192,7 @@ export class AtomicView {
     replace(this.table, h('thead', {}, head, sub), h('tbody', {}, body));
     this.table.hidden = false;
 
+    let stayed = 0;
     const lines = results.map((r) => {
       const distinct = new Set(r.runs.map((run) => run.hash)).size;
       const p = h('p', { 'data-testid': `verdict-${r.method}`, 'data-distinct': distinct });
@@ -166,11 +201,14 @@ export class AtomicView {
       } else if (distinct > 1) {
         p.textContent = t(r.method === 'atomic' ? 'atomic.verdict.moved.invocations' : 'atomic.verdict.moved.workgroups', { method: r.method, distinct, runs });
       } else {
-        p.textContent = t('atomic.verdict.same', { method: r.method, runs, why: whyStable(t, backend, adapter, n) });
+        stayed++;
+        p.textContent = t('atomic.verdict.same', { method: r.method, runs });
       }
       return p;
     });
-    replace(this.verdict, lines);
+    // Why an order stayed, once for every method it stayed for.
+    const why = stayed ? h('p', { 'data-testid': 'verdict-why' }, t('atomic.verdict.why', { why: whyStable(t, backend, adapter, n) })) : null;
+    replace(this.verdict, lines, why);
   }
 }
 

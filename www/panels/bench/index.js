@@ -77,6 +77,10 @@ export function create(context) {
       const methods = Array.from(engine.pg.methods ?? context.methods());
       panel.configure({ methods, maxFlags: engine.pg.maxFlags, software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName) });
     },
+    keep: () => (panel.rows.length ? { rows: panel.rows } : null),
+    restore: ({ rows }) => {
+      for (const row of rows) panel.addRow(row);
+    },
     destroy: cancel,
   };
 }

@@ -9,6 +9,7 @@
 import { h, svg, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { Roving } from '../shared/roving.js';
 import { benchSizes, logRange, logTicks } from './bench.js';
+import { layout } from '../../core/layout.js';
 
 /** Three significant digits, in the language's format. */
 function significant(t, x) {
@@ -66,6 +67,7 @@ export class BenchPanel {
   /** The methods and sizes on offer for this engine (`software`: a CPU adapter, whose default is smaller). */
   configure({ methods, maxFlags, software }) {
     const t = this.t;
+    this.software = software;
     const sizes = benchSizes(maxFlags);
     const chosen = Math.min(sizes[sizes.length - 1] ?? 1024, software ? 2 ** 18 : 2 ** 24);
     replace(
@@ -131,8 +133,15 @@ export class BenchPanel {
     const timers = [...new Set(rows.map((r) => r.timer))];
     const resolution = rows.find((r) => r.resolutionNs)?.resolutionNs;
     this.timerNote.dataset.timer = timers.join(' ');
+    // Times from the CPU (a software adapter, or the reference) say nothing of a GPU's.
+    const caveat = this.software ? t('bench.softwareCaveat') : '';
+    this.timerNote.dataset.software = String(Boolean(this.software));
     this.timerNote.textContent = rows.length
-      ? [timers.map((k) => t(`bench.timer.${k}`)).join(' '), resolution ? t(resolution < 1e3 ? 'bench.resolutionNs' : 'bench.resolution', { ns: t.num(resolution), us: t.num(resolution / 1e3) }) : '']
+      ? [
+          timers.map((k) => t(`bench.timer.${k}`)).join(' '),
+          resolution ? t(resolution < 1e3 ? 'bench.resolutionNs' : 'bench.resolution', { ns: t.num(resolution), us: t.num(resolution / 1e3) }) : '',
+          caveat,
+        ]
           .join(' ')
           .trim()
       : '';
@@ -179,16 +188,16 @@ export class BenchPanel {
         svg('text', { class: 'tick', x: left - 4, y: y(v) + 4, 'text-anchor': 'end' }, t.num(v)),
       ]),
     ];
-    const series = methods.map((m, k) => {
+    const series = methods.map((m) => {
       const points = rows.filter((r) => r.method === m).sort((a, b) => a.n - b.n);
       return svg(
         'g',
-        { class: `series series-${k}`, 'data-method': m },
+        { class: `series ${seriesClass(m)}`, 'data-method': m },
         svg('polyline', { points: points.map((p) => `${x(p.n).toFixed(1)},${y(p[field]).toFixed(1)}`).join(' ') }),
         points.map((p) => svg('circle', { cx: x(p.n).toFixed(1), cy: y(p[field]).toFixed(1), r: 3 }, svg('title', {}, `${m}, N = ${t.num(p.n)}: ${significant(t, p[field])}`))),
       );
     });
-    const legend = methods.map((m, k) => h('span', { class: `legend-item series-${k}` }, m));
+    const legend = methods.map((m) => h('span', { class: `legend-item ${seriesClass(m)}` }, m));
     return h(
       'figure',
       { class: 'bench-chart', 'data-field': field },
@@ -202,4 +211,9 @@ export class BenchPanel {
       h('figcaption', {}, label, ' · ', legend),
     );
   }
+}
+
+/** A method's colour class: its place among every method (styles.css has one per method), whichever are drawn. */
+function seriesClass(method) {
+  return `series-${layout.methods.findIndex((m) => m.name === method)}`;
 }

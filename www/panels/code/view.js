@@ -1,9 +1,18 @@
 // The code panel: every module of a method, exactly as the GPU compiled it
 // (Playground.kernelSources()), copyable, with the current step's lines marked.
 
-import { h, replace, scrollBox, uniqueId } from '../../core/dom.js';
+import { h, replace, richText, scrollBox, uniqueId } from '../../core/dom.js';
 import { locate } from '../shared/wgsl.js';
 import { codeLines } from '../shared/excerpt.js';
+
+/** The article's names of our kernels' modules (Compactar los visibles), where it has one. */
+const ARTICLE_NAMES = {
+  atomic_counter: 'compactar',
+  atomic_aggregated: 'compactarAgregado',
+  scan_block: 'scanBloque',
+  add_offsets: 'sumarDesplazamiento',
+  scatter: 'dispersar',
+};
 
 export class CodePanel {
   /** @param {{ t: import('../../i18n/i18n.js').Translator, onCopy: (text: string) => Promise<boolean> }} options  onCopy: true when the text reached the clipboard */
@@ -72,7 +81,10 @@ export class CodePanel {
   renderModule(module) {
     const t = this.t;
     const lines = module.wgsl.split('\n');
-    const mark = this.marked && this.marked.module === module.label ? locate(module.wgsl, this.marked.fn, this.marked.focus) : null;
+    // Only the stepped method's marks: another method may have a module of the
+    // same label (packed-scan's `tiles` holds no look-back).
+    const marked = this.marked && this.marked.method === this.method && this.marked.module === module.label;
+    const mark = marked ? locate(module.wgsl, this.marked.fn, this.marked.focus) : null;
     const marks = (k) => (mark && k >= mark.start && k < mark.end ? (mark.focus.has(k) ? 'marked focus' : 'marked') : null);
     const status = h('span', { class: 'copy-status', role: 'status' });
     const copy = h(
@@ -97,6 +109,7 @@ export class CodePanel {
       'section',
       { class: 'code-module', 'data-testid': 'code-module', 'data-module': module.label, 'data-files': module.files.join(' ') },
       h('h3', {}, module.label, ' ', h('span', { class: 'code-files' }, module.files.join(' + '))),
+      ARTICLE_NAMES[module.label] ? richText(h('p', { class: 'note', 'data-testid': 'code-article-name' }), t('code.articleName', { ours: module.label, name: ARTICLE_NAMES[module.label] })) : null,
       h('ul', { class: 'code-pipelines' }, pipelines),
       h('p', { class: 'code-actions' }, copy, status, mark ? h('span', { class: 'note' }, t('code.markedNote', { fn: this.marked.fn })) : null),
       pre,

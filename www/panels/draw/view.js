@@ -4,6 +4,7 @@
 // present), through an offscreen texture read back into a 2D canvas ('image').
 
 import { h } from '../../core/dom.js';
+import { positionColour } from '../shared/palette.js';
 
 export class DrawPanel {
   /** @param {{ onResize: () => void, t: import('../../i18n/i18n.js').Translator }} options  onResize: the canvas changed size, attach again and redraw */
@@ -12,7 +13,15 @@ export class DrawPanel {
     this.mode = null;
     this.canvas = this.newCanvas();
     this.caption = h('figcaption', { 'data-testid': 'draw-caption' });
-    this.element = h('figure', { class: 'draw', part: 'draw' }, this.canvas, this.caption);
+    this.ramp = h('span', { class: 'draw-ramp', 'data-testid': 'draw-key' });
+    this.key = h(
+      'p',
+      { class: 'draw-key', role: 'img', 'aria-label': t('draw.key') },
+      h('span', { 'aria-hidden': 'true' }, t('draw.keyFirst')),
+      this.ramp,
+      h('span', { 'aria-hidden': 'true' }, t('draw.keyLast')),
+    );
+    this.element = h('figure', { class: 'draw', part: 'draw' }, this.canvas, this.key, this.caption);
     this.observer = new ResizeObserver(() => {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
@@ -65,6 +74,10 @@ export class DrawPanel {
       const pixels = new Uint8ClampedArray(r.image.buffer, r.image.byteOffset, r.image.length);
       ctx.putImageData(new ImageData(pixels, r.imageWidth, r.imageHeight), 0, 0);
     }
+    // The colours the shader gave the first and the last instance drawn, and between.
+    const last = Math.max(0, r.instanceCount - 1);
+    const stops = Array.from({ length: 7 }, (_, k) => `${positionColour((last * k) / 6, n)} ${((100 * k) / 6).toFixed(1)}%`);
+    this.ramp.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     const readBack = this.mode === 'image' ? this.t('draw.readBack') : '';
     this.caption.textContent = this.t('draw.caption', { count: r.instanceCount, n, readBack });
   }

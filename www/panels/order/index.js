@@ -33,6 +33,8 @@ export function create(context) {
   /** @type {any} */
   let engine = null;
   let running = false;
+  /** Where the results shown were run (a language switch shows them again). */
+  let shownOn = { backend: 'gpu', adapter: '' };
   /** @type {IntersectionObserver | null} */
   let observer = null;
   const panel = new OrderPanel({
@@ -83,7 +85,8 @@ export function create(context) {
         if (!context.alive()) return;
         runs.push({ method, frames, image: first.image, imageWidth: first.imageWidth, imageHeight: first.imageHeight });
       }
-      panel.show(runs, scene, { backend: engine.backend, why: whyStable(t, engine.backend, engine.pg?.adapterName, scene.n) });
+      shownOn = { backend: engine.backend, adapter: engine.pg?.adapterName ?? '' };
+      panel.show(runs, scene, { backend: engine.backend, why: whyStable(t, engine.backend, shownOn.adapter, scene.n) });
       panel.showProgress(t('order.done', { methods: runs.length, frames: scene.frames }));
       context.clearAlert('order');
     } catch (e) {
@@ -106,6 +109,11 @@ export function create(context) {
       engine?.dispose();
       engine = null;
       if (context.visible('order')) shown();
+    },
+    keep: () => (panel.results ? { ...panel.results, ...shownOn } : null),
+    restore: ({ runs, scene, backend, adapter }) => {
+      shownOn = { backend, adapter };
+      panel.show(runs, scene, { backend, why: whyStable(t, backend, adapter, scene.n) });
     },
     destroy: () => {
       observer?.disconnect();

@@ -7,14 +7,10 @@
 
 import { h, replace, uniqueId } from '../../core/dom.js';
 import { exportButtons } from '../shared/export.js';
+import { hue } from '../shared/palette.js';
 import { SCENE, SIZES, fewestStateChanges, history, inversions, pairs, stateChanges } from './order.js';
 
 const IMAGE_HEIGHT = 56;
-
-/** The draw shader's palette (playground/shaders/draw_instances.wgsl `hue`), as 0–255 RGB. */
-function hue(x) {
-  return [0, 2, 4].map((k) => Math.round(255 * (0.55 + 0.4 * Math.cos(2 * Math.PI * (x + k / 6)))));
-}
 
 export class OrderPanel {
   /** @param {{ t: import('../../i18n/i18n.js').Translator, onRun: () => void, onExport: (format: string) => void }} options */

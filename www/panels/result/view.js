@@ -106,7 +106,9 @@ export class ResultPanel {
     this.hash.dataset.value = String(r.hash >>> 0);
     const where = r.backend === 'gpu' ? t('result.gpu') : t('status.cpuTag');
     this.ranOn.textContent =
-      r.ms !== undefined ? t('result.ranIn', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) }) : t('result.ran', { where, method: r.method });
+      r.ms !== undefined
+        ? t(r.backend === 'gpu' ? 'result.ranIn' : 'result.ranInCpu', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) })
+        : t('result.ran', { where, method: r.method });
     this.ranOn.dataset.ms = r.ms === undefined ? '' : String(r.ms);
     this.compiled.hidden = compileMs === null;
     this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);

@@ -1,11 +1,16 @@
-// The scan stepper panel: the real scan's steps (steps.js) drawn by view.js.
-// Its trace is read back from the GPU after every run; arrays past
-// maxTraceFlags are traced on a window of their first blocks, on an engine of
-// their own.
+// The stepper panel: the chosen method's steps from its own trace, drawn by
+// view.js: the scan's (steps.js), the atomic methods' (atomic-steps.js),
+// packed-scan's (packed-steps.js); the tile methods step in the tile view,
+// and where it is not shown, this panel steps the scan and says so. The trace
+// is read back from the GPU after every run; arrays past maxTraceFlags are
+// traced on a window of their first flags, on an engine of their own.
 
 import { Stepper } from './view.js';
-import { firstWrong } from './steps.js';
+import { firstWrong, scanModel } from './steps.js';
+import { atomicModel } from './atomic-steps.js';
+import { packedModel } from './packed-steps.js';
 import { layout } from '../../core/layout.js';
+import { SCAN_STEPPER } from '../../core/panels.js';
 import { lazySheet } from '../shared/sheet.js';
 import { stepsSheet } from '../shared/step-controls.js';
 import { codeSheet } from '../shared/excerpt.js';
@@ -13,6 +18,14 @@ import { exportSheet, exportFiles, save } from '../shared/export.js';
 import css from './styles.css';
 
 const sheet = lazySheet(css);
+
+/** The model and the trace call of each method this panel steps. */
+const MODELS = {
+  scan: { model: scanModel, trace: (pg) => pg.scanTrace() },
+  atomic: { model: atomicModel('atomic'), trace: (pg) => pg.atomicTrace('atomic') },
+  aggregated: { model: atomicModel('aggregated'), trace: (pg) => pg.atomicTrace('aggregated') },
+  'packed-scan': { model: packedModel(), trace: (pg) => pg.packedTrace() },
+};
 
 /** @param {import('../../playground/context.js').PanelContext} context */
 export function create(context) {
@@ -22,47 +35,57 @@ export function create(context) {
   const stepper = new Stepper({
     t,
     onChange: () => context.stepChanged(),
-    onExport: (format) => save(context.root, stepper.trace && exportFiles('scan', stepper.trace), format, context, t),
+    onExport: (format) => save(context.root, stepper.trace && exportFiles(stepper.method, stepper.trace), format, context, t),
   });
 
-  /** The scan's trace of the current flags (or of a window of them). @param {AbortSignal} signal */
+  /** The chosen method's trace of the current flags (or of a window of them). @param {AbortSignal} signal */
   async function refresh(signal) {
     const flags = context.flags();
     const max = layout.maxTraceFlags;
+    const method = context.method();
+    const { model, trace: traceOf } = MODELS[method] ?? MODELS.scan;
     let trace;
-    let note = null;
+    /** @type {string | null} */
+    let note = MODELS[method] ? null : t('scan.tileMethodHere', { method });
+    let traced = flags;
     if (flags.length <= max) {
       const engine = context.engine();
       if (!engine) return;
-      trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : pg.scanTrace()));
+      trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : traceOf(pg)));
     } else {
       const engine = await context.traceEngine();
-      const window = flags.subarray(0, max);
+      traced = flags.subarray(0, max);
       trace = await engine.exec(async (pg) => {
         if (signal.aborted) return null;
-        pg.setFlags(window);
-        return pg.scanTrace();
+        pg.setFlags(traced);
+        return traceOf(pg);
       });
-      note = t('work.traceWindow', { n: flags.length, max, blocks: max / layout.block });
+      note = [note, t('work.traceWindow', { n: flags.length, max, blocks: max / model.windowSize() })].filter(Boolean).join(' ');
     }
     if (!trace || signal.aborted) return;
+    // The atomic and packed traces leave the flags out: they are the ones traced.
+    trace.flags ??= traced;
     // The learner's kernel runs on the page (the kernel panel's Step through it): its buffers against ours.
     const learner = context.kernelState().active;
     let reference = null;
     let start = context.takeStart(['step', 'block']);
-    if (learner && context.engine()?.backend === 'gpu' && flags.length <= max) {
+    if (learner && context.engine()?.backend === 'gpu' && flags.length <= max && model.ordered) {
       mirror ??= context.kernels().Playground.createCpu();
       mirror.setFlags(flags);
-      reference = await mirror.scanTrace();
+      reference = await traceOf(mirror);
       if (signal.aborted) return;
+      reference.flags ??= flags;
       if (learner.openAtWrong) {
         learner.openAtWrong = false;
-        start = { ...start, ...firstWrong(trace, reference, t) };
+        start = { ...start, ...firstWrong(trace, reference, t, model) };
       }
       note = [note, t('scan.learner')].filter(Boolean).join(' ');
+    } else if (learner && context.engine()?.backend === 'gpu') {
+      note = [note, t('scan.learnerUnordered')].filter(Boolean).join(' ');
     }
-    context.traced(flags);
-    stepper.setTrace(trace, { note, step: start.step, block: start.block, reference });
+    context.traced(flags, model.method);
+    context.cardTitle(SCAN_STEPPER, t('scan.card', { method: model.method }));
+    stepper.setTrace(trace, { note, step: start.step, block: start.block, reference, model });
     context.stepChanged();
   }
 

@@ -55,7 +55,15 @@ function perBlockWindow(count, block) {
   return { start, end: Math.min(count, start + layout.block) };
 }
 
-/** @typedef {{ col: number, i: number, inv: number, value: number, tail?: boolean, mark?: string, expected?: number }} Cell */
+/** @typedef {{ col: number, i: number, inv: number, value: number | string, tail?: boolean, mark?: string, expected?: number | string }} Cell */
+
+/** A cell no invocation has written (yet): an invisible flag's slot. */
+export const BLANK = '·';
+
+/** `n` cells, column `c` from `fill(c)` (the other steppers' models build their rows with it). */
+export function cells(n, fill) {
+  return Array.from({ length: n }, (_, c) => ({ col: c, ...fill(c) }));
+}
 
 /** @returns {Cell[]} */
 function cellsOf(values, start, live, extra = {}) {
@@ -156,7 +164,9 @@ export function stepView(trace, step, block0, t) {
         op(c).reads.push(['own', c], ['tmp', c]);
         op(c).writes.push(['prefix', c]);
       }
-      view.text = t('scan.exclusive', { what: step.level === 0 ? t('scan.exclusive.flags') : t('scan.exclusive.blocks') });
+      // Above level 0 the values are block sums: the prefix counts the visible
+      // flags of the blocks before, which is what the offsets step adds back.
+      view.text = step.level === 0 ? t('scan.exclusive') : t('scan.exclusive.upper', { below: String(step.level - 1) });
       break;
     }
     case 'blocksum': {
@@ -279,17 +289,47 @@ export function markWrong(view, reference) {
 /**
  * The first step (1-based) and block where a learner's trace differs from the
  * reference's, in the stepper's order; null when every step agrees.
- * @param {any} trace  @param {any} reference  @param {any} t
+ * @param {any} trace  @param {any} reference  @param {any} t  @param {StepModel} [model]
  */
-export function firstWrong(trace, reference, t) {
-  const steps = planSteps(trace);
-  const blocks = blockCount(trace);
+export function firstWrong(trace, reference, t, model = scanModel) {
+  const steps = model.planSteps(trace);
+  const blocks = model.blockCount(trace);
   for (const [k, step] of steps.entries()) {
     for (let block = 0; block < blocks; block++) {
-      if (markWrong(stepView(trace, step, block, t), stepView(reference, step, block, t)) > 0) return { step: k + 1, block };
+      if (markWrong(model.stepView(trace, step, block, t), model.stepView(reference, step, block, t)) > 0) return { step: k + 1, block };
       // Steps past the block scans show every block at once.
       if (step.level > 0 || !['load', 'hs', 'exclusive', 'blocksum'].includes(step.kind)) break;
     }
   }
   return null;
 }
+
+/**
+ * What the stepper (view.js) steps: a method's steps from its own trace.
+ * - `kernel`: the kernels it runs, as the stepper's heading names them;
+ * - `windowSize()`: the flags one block of the chooser shows; `blockLabel`: the chooser's message;
+ * - `ordered`: a learner's kernel is marked against the CPU mirror's trace (an
+ *   atomic method's order is free: nothing to mark);
+ * - `firstBlock(trace)`: where a step first does something (null: block 0).
+ * @typedef {{ method: string, kernel: string, windowSize: () => number, blockLabel: string, ordered?: boolean,
+ *   planSteps: (trace: any) => any[], blockCount: (trace: any) => number, firstBlock?: (trace: any, step: any) => number | null,
+ *   stepView: (trace: any, step: any, block: number, t: any) => any }} StepModel
+ */
+
+/** @type {StepModel} the scan's */
+export const scanModel = {
+  method: 'scan',
+  kernel: 'scan_block → add_offsets → scatter',
+  windowSize: () => layout.block,
+  blockLabel: 'scan.block',
+  ordered: true,
+  planSteps,
+  blockCount,
+  // Block 0 adds nothing in the offsets step: it opens on the first block that
+  // adds something (block 1 of its level: level-0 block 256^level).
+  firstBlock: (trace, step) => {
+    const first = layout.block ** step.level;
+    return step.kind === 'offsets' && first < blockCount(trace) ? first : null;
+  },
+  stepView,
+};

@@ -1,13 +1,14 @@
-// The scan stepper: the shared step controls (www/step-controls.js) with a
-// block chooser, the sentence for each step, the WGSL function that runs in it
-// (from the source the GPU compiled), and the diagram of cells with arrows
-// drawn from measured cell positions. Hovering or focusing a cell highlights
-// what its invocation reads and writes.
+// The stepper: the shared step controls (www/step-controls.js) with a block
+// chooser, the sentence for each step, the WGSL function that runs in it (from
+// the source the GPU compiled), and the diagram of cells with arrows drawn from
+// measured cell positions. Hovering or focusing a cell highlights what its
+// invocation reads and writes. What it steps is a model (steps.js `StepModel`):
+// the scan's, the atomic methods' (atomic-steps.js) or packed-scan's
+// (packed-steps.js), each from its own trace.
 
 import { h, svg, replace, richText, uniqueId } from '../../core/dom.js';
 import { arrowhead } from '../shared/step-controls.js';
-import { planSteps, stepView, blockCount, markWrong } from './steps.js';
-import { layout } from '../../core/layout.js';
+import { markWrong, scanModel } from './steps.js';
 import { StepControls } from '../shared/step-controls.js';
 import { CodeExcerpt } from '../shared/excerpt.js';
 import { exportButtons } from '../shared/export.js';
@@ -24,6 +25,10 @@ export class Stepper {
     this.onExport = onExport;
     this.onChange = onChange ?? (() => {});
     this.trace = null;
+    /** @type {import('./steps.js').StepModel} */
+    this.model = scanModel;
+    /** The visitor picked the block: a step no longer moves it to where the step does something. */
+    this.blockChosen = false;
     this.steps = [];
     this.block = 0;
     this.view = null;
@@ -36,19 +41,31 @@ export class Stepper {
   build() {
     const t = this.t;
     const blockId = uniqueId('block');
-    this.blockSelect = h('select', { id: blockId, 'data-testid': 'block-select', onchange: () => this.setBlock(Number(this.blockSelect.value)) });
-    this.blockField = h('label', { class: 'block-field', hidden: true }, t('scan.block'), ' ', this.blockSelect);
+    this.blockSelect = h('select', {
+      id: blockId,
+      'data-testid': 'block-select',
+      onchange: () => {
+        this.blockChosen = true;
+        this.setBlock(Number(this.blockSelect.value));
+      },
+    });
+    this.blockName = h('span', {}, t('scan.block'));
+    this.blockField = h('label', { class: 'block-field', hidden: true }, this.blockName, ' ', this.blockSelect);
     this.controls = new StepControls({
       t,
       label: t('scan.controls'),
       extra: [this.blockField],
       onGo: () => {
+        this.openOnBusyBlock();
         this.render();
         this.onChange(this.step, this.block);
       },
       describe: () => this.view?.title ?? '',
+      reading: () => this.text.textContent ?? '',
     });
     this.label = this.controls.label;
+    // Which method and kernels the steps are of.
+    this.stepping = h('p', { class: 'stepping', 'data-testid': 'stepping' });
     this.title = h('h3', { class: 'step-title', 'data-testid': 'step-title' });
     // Read on demand, not spoken at each step: the controls announce one short line (StepControls.announce).
     this.text = h('p', { class: 'step-text', 'data-testid': 'step-text' });
@@ -73,6 +90,7 @@ export class Stepper {
       'div',
       { class: 'stepper', 'data-testid': 'stepper' },
       this.controls.element,
+      this.stepping,
       this.note,
       this.title,
       this.text,
@@ -89,8 +107,22 @@ export class Stepper {
     return this.controls.index;
   }
 
-  /** A new trace (or null with a message). Keeps the step and block when they still exist. */
-  setTrace(trace, { note = null, step = null, block = null, reference = null } = {}) {
+  /** The method stepped (its model's). */
+  get method() {
+    return this.model.method;
+  }
+
+  /**
+   * A new trace (or null with a message) of `model`'s method. Keeps the step
+   * and block when they still exist and the method is the same.
+   */
+  setTrace(trace, { note = null, step = null, block = null, reference = null, model = this.model } = {}) {
+    if (model !== this.model) {
+      this.model = model;
+      this.blockChosen = false;
+      if (step === null) step = 1;
+      this.block = 0;
+    }
     this.trace = trace;
     /** The CPU mirror's trace of the same flags, where the trace is a learner's kernel's: its differences marked. */
     this.reference = reference;
@@ -105,21 +137,34 @@ export class Stepper {
       this.text.textContent = '';
       return;
     }
-    this.steps = planSteps(trace);
-    const blocks = blockCount(trace);
+    this.steps = model.planSteps(trace);
+    const blocks = model.blockCount(trace);
     if (block !== null) this.block = block;
     this.block = Math.max(0, Math.min(this.block, blocks - 1));
+    this.stepping.textContent = this.t('scan.stepping', { method: model.method, kernel: model.kernel });
+    this.blockName.textContent = this.t(model.blockLabel);
+    const size = model.windowSize();
     replace(
       this.blockSelect,
       Array.from({ length: blocks }, (_, b) => {
-        const first = b * layout.block;
-        const last = Math.min(trace.flags.length, first + layout.block) - 1;
+        const first = b * size;
+        const last = Math.min(trace.flags.length, first + size) - 1;
         return h('option', { value: b, selected: b === this.block }, this.t('scan.blockOption', { b: String(b), first, last }));
       }),
     );
     this.blockField.hidden = blocks <= 1;
     this.controls.set(this.steps.length, step !== null ? step - 1 : this.index);
+    if (block === null) this.openOnBusyBlock();
     this.render();
+  }
+
+  /** Unless the visitor picked a block: the block where the step shown does something. */
+  openOnBusyBlock() {
+    if (!this.trace || this.blockChosen) return;
+    const busy = this.model.firstBlock?.(this.trace, this.steps[this.index]);
+    if (busy === null || busy === undefined) return;
+    this.block = busy;
+    this.blockSelect.value = String(busy);
   }
 
   /** 1-based step number, as the URL and the label show it. */
@@ -150,8 +195,9 @@ export class Stepper {
   render() {
     if (!this.trace) return;
     const step = this.steps[this.index];
-    const view = stepView(this.trace, step, this.block, this.t);
-    if (this.reference) markWrong(view, stepView(this.reference, step, this.block, this.t));
+    const { model } = this;
+    const view = model.stepView(this.trace, step, this.block, this.t);
+    if (this.reference && model.ordered) markWrong(view, model.stepView(this.reference, step, this.block, this.t));
     this.view = view;
     this.label.dataset.kind = step.kind;
     this.label.dataset.level = String(step.level);
@@ -159,7 +205,7 @@ export class Stepper {
     else delete this.label.dataset.offset;
     this.title.textContent = view.title;
     richText(this.text, view.text);
-    this.code.show(view.code, 'scan');
+    this.code.show(view.code, model.method);
     this.cellsByKey = new Map();
     const refocus = this.roving.hasFocus();
     // Column numbers over the widest row (the per-invocation one).
@@ -167,7 +213,7 @@ export class Stepper {
     const header = view.rows.length
       ? this.renderRow({
           key: 'li',
-          label: step.kind === 'result' ? 'k' : 'li',
+          label: view.header ?? (step.kind === 'result' ? 'k' : 'li'),
           cells: widest.cells.map((c) => ({ col: c.col, value: c.col, inv: -2, tail: c.tail })),
           header: true,
         })

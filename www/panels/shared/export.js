@@ -3,10 +3,11 @@
 // and as CSV (one row per element). The files are made from the very objects
 // the panels show, read back from the GPU (or the CPU reference).
 
-import { h } from '../../core/dom.js';
+import { h, hex32 } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
 import { oneStop } from './roving.js';
 import { csvChunks, jsonChunks } from './chunks.js';
+import { layout } from '../../core/layout.js';
 import css from './exports.css';
 
 export { csvChunks, toJson } from './chunks.js';
@@ -76,7 +77,7 @@ export function exportFiles(what, data) {
       const { image, imageWidth, imageHeight, ...run } = r;
       return {
         name: `result-${r.method}`,
-        json: () => jsonFile(run),
+        json: () => jsonFile(hexHash(run)),
         csv: () => csvChunks(['slot', 'index'], r.indices.length, (slot) => `${slot},${r.indices[slot]}`),
       };
     }
@@ -97,7 +98,25 @@ export function exportFiles(what, data) {
         const i = k - starts[l];
         return [l, i, level.input[i], ...level.steps.map((s) => s[i]), level.blockPrefix[i], level.prefix[i]].join(',');
       };
-      return { name: 'scan-trace', json: () => jsonFile(trace), csv: () => csvChunks(['level', 'i', 'input', ...steps, 'block_prefix', 'prefix'], total, row) };
+      return { name: 'scan-trace', json: () => jsonFile(hexHash(trace)), csv: () => csvChunks(['level', 'i', 'input', ...steps, 'block_prefix', 'prefix'], total, row) };
+    }
+    case 'atomic':
+    case 'aggregated': {
+      const trace = data;
+      const slot = (i) => (trace.slots[i] === layout.noSlot ? '' : trace.slots[i]);
+      return { name: `slot-trace-${what}`, json: () => jsonFile(hexHash(trace)), csv: () => csvChunks(['i', 'flag', 'slot'], trace.flags.length, (i) => `${i},${trace.flags[i]},${slot(i)}`) };
+    }
+    case 'packed-scan': {
+      const trace = data;
+      const slotOf = new Map();
+      trace.indices.forEach((index, k) => {
+        slotOf.set(index, k);
+      });
+      return {
+        name: 'packed-trace',
+        json: () => jsonFile(hexHash(trace)),
+        csv: () => csvChunks(['i', 'flag', 'bit', 'slot'], trace.flags.length, (i) => `${i},${trace.flags[i]},${(trace.bits[i >> 5] >>> (i & 31)) & 1},${slotOf.get(i) ?? ''}`),
+      };
     }
     case 'tiles': {
       const trace = data;
@@ -114,6 +133,11 @@ export function exportFiles(what, data) {
     default:
       throw new Error(`nothing to export as ${what}`);
   }
+}
+
+/** `o` with its FNV-1a `hash` written as the page shows it (eight hex digits), not as a number. */
+function hexHash(o) {
+  return o.hash === undefined ? o : { ...o, hash: hex32(o.hash) };
 }
 
 /** Lets the page paint and answer between the chunks of a file. */

@@ -6,6 +6,7 @@
 
 import { h, svg, uniqueId } from '../../core/dom.js';
 import { lazySheet } from './sheet.js';
+import { stepMs } from './pace.js';
 import css from './steps.css';
 
 /** The step controls' and step texts' styles (both steppers). */
@@ -18,15 +19,17 @@ export const ANNOUNCE_MAX = 240;
 
 export class StepControls {
   /**
-   * @param {{ label: string, onGo: (index: number) => void, describe?: () => string, extra?: Node[], testPrefix?: string, t: import('../../i18n/i18n.js').Translator }} options
+   * @param {{ label: string, onGo: (index: number) => void, describe?: () => string, reading?: () => string, extra?: Node[], testPrefix?: string, t: import('../../i18n/i18n.js').Translator }} options
    *   onGo is called whenever the visitor (or play) moves to another step;
    *   describe names the step shown (its title), for the announcement;
+   *   reading is the step's text, which play leaves time to read;
    *   extra elements join the toolbar; testPrefix prefixes every data-testid.
    */
-  constructor({ label, onGo, describe = () => '', extra = [], testPrefix = '', t }) {
+  constructor({ label, onGo, describe = () => '', reading = () => '', extra = [], testPrefix = '', t }) {
     this.t = t;
     this.onGo = onGo;
     this.describe = describe;
+    this.reading = reading;
     this.count = 0;
     this.index = 0; // 0-based
     this.speed = 1;
@@ -82,9 +85,9 @@ export class StepControls {
       ' / ',
       k('→'),
       ` ${t('controls.keyStep')}, `,
-      k('Home'),
+      k(t('controls.keyHome')),
       ' / ',
-      k('End'),
+      k(t('controls.keyEnd')),
       ` ${t('controls.keyEnds')}, `,
       k('P'),
       ` ${t('controls.keyPlay')}, `,
@@ -137,16 +140,25 @@ export class StepControls {
   play() {
     if (!this.count) return;
     if (this.index >= this.count - 1) this.go(0);
-    this.timer = setInterval(() => {
-      if (this.index >= this.count - 1) this.pause();
-      else this.go(this.index + 1);
-    }, 1000 / this.speed);
+    const next = () => {
+      this.timer = setTimeout(
+        () => {
+          if (this.index >= this.count - 1) this.pause();
+          else {
+            this.go(this.index + 1);
+            if (this.timer) next();
+          }
+        },
+        stepMs(`${this.describe()} ${this.reading()}`, this.speed),
+      );
+    };
+    next();
     this.update();
   }
 
   pause() {
     const playing = Boolean(this.timer);
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = null;
     this.update();
     if (playing) this.announce();

@@ -61,6 +61,7 @@ export class TilesView {
         this.onChange();
       },
       describe: () => this.view?.title ?? '',
+      reading: () => this.text.textContent ?? '',
     });
     this.scheduleRow = h('div', { class: 'tile-schedule' }, field(t('tiles.inFlight'), this.inFlightSelect), field(t('tiles.stalled'), this.stallSelect));
     this.sources = h('p', { class: 'tile-sources', 'data-testid': 'tile-sources' });

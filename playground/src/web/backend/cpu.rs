@@ -1,7 +1,9 @@
 //! The CPU reference: the library's CPU mirror of every kernel, for browsers
 //! without WebGPU. It draws nothing.
 
-use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
+use wgpu_compaction::teaching::trace::{
+    AtomicTrace, PackedTrace, ScanTrace, TileSchedule, TileTrace,
+};
 use wgpu_compaction::teaching::{
     cpu, shader_sources, LookbackOptions, ShaderSource, MAX_TRACE_FLAGS,
 };
@@ -32,6 +34,11 @@ impl Cpu {
     pub fn trace_atomic(&self, flags: &[u32], method: Method) -> crate::Result<AtomicTrace> {
         check_trace(flags.len())?;
         Ok(cpu::trace_atomic(flags, method))
+    }
+
+    pub fn trace_packed(&self, flags: &[u32]) -> crate::Result<PackedTrace> {
+        check_trace(flags.len())?;
+        Ok(cpu::trace_packed(flags))
     }
 
     pub fn trace_tiles(

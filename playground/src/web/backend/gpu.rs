@@ -17,7 +17,9 @@ use crate::web::timing::{time_gpu, Measured};
 use crate::Error;
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
-use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
+use wgpu_compaction::teaching::trace::{
+    AtomicTrace, PackedTrace, ScanTrace, TileSchedule, TileTrace,
+};
 use wgpu_compaction::teaching::{self, shader_sources, KernelOverride, ShaderSource};
 use wgpu_compaction::{CompactionOutput, Compactor, Method};
 
@@ -153,6 +155,13 @@ impl Gpu {
         let _turn = self.shared.lock.lock().await;
         self.check()?;
         let trace = teaching::trace_atomic(&self.compactor(), flags, method).await;
+        trace.map_err(|e| self.after_loss(e))
+    }
+
+    pub async fn trace_packed(&self, flags: &[u32]) -> crate::Result<PackedTrace> {
+        let _turn = self.shared.lock.lock().await;
+        self.check()?;
+        let trace = teaching::trace_packed(&self.compactor(), flags).await;
         trace.map_err(|e| self.after_loss(e))
     }
 

@@ -15,7 +15,9 @@ pub(super) use gpu::{Canvas, Gpu};
 
 use super::timing::Measured;
 use crate::draw_instances::Pixels;
-use wgpu_compaction::teaching::trace::{AtomicTrace, ScanTrace, TileSchedule, TileTrace};
+use wgpu_compaction::teaching::trace::{
+    AtomicTrace, PackedTrace, ScanTrace, TileSchedule, TileTrace,
+};
 use wgpu_compaction::teaching::ShaderSource;
 use wgpu_compaction::{CompactionOutput, Method};
 
@@ -130,6 +132,13 @@ impl Backend {
         match self {
             Self::Gpu(gpu) => Box::pin(gpu.trace_atomic(flags, method)),
             Self::Cpu(cpu) => Box::pin(ready(cpu.trace_atomic(flags, method))),
+        }
+    }
+
+    pub fn trace_packed<'a>(&'a self, flags: &'a [u32]) -> Pending<'a, PackedTrace> {
+        match self {
+            Self::Gpu(gpu) => Box::pin(gpu.trace_packed(flags)),
+            Self::Cpu(cpu) => Box::pin(ready(cpu.trace_packed(flags))),
         }
     }
 
