@@ -41,7 +41,7 @@ async function choose(page, method) {
 }
 
 test('each method steps its own kernels from its own buffers', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(ctx.browser, ctx.url('index.html'));
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await typeFlags(page, FLAGS.join(' '));
     const visible = compact(FLAGS);
@@ -73,6 +73,7 @@ test('each method steps its own kernels from its own buffers', { timeout: TEST_T
           const slots = indices.flatMap((i, k) => (Math.floor(i / 64) === g ? [k] : []));
           assert.equal(slots.at(-1) - slots[0] + 1, slots.length, `workgroup ${g}'s run is contiguous`);
         }
+        await page.click('[data-testid="step-first"]');
         await forwardTo(page, 'reserve');
         const groups = (await cellsOf(page, 'group')).map((c) => Number(c.value));
         assert.deepEqual(
@@ -115,7 +116,7 @@ test('each method steps its own kernels from its own buffers', { timeout: TEST_T
 });
 
 test('the draw colours each object by its place in the draw', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(ctx.browser, ctx.url('index.html'));
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await typeFlags(page, FLAGS.join(' '));
     for (const method of ['scan', 'atomic']) {
@@ -156,7 +157,7 @@ test('the draw colours each object by its place in the draw', { timeout: TEST_TI
 });
 
 test('the search for a reordering shows the orders, or says plainly that this adapter keeps one', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, log } = await openPlayground(ctx.browser, ctx.url('index.html'));
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     await page.click('[data-testid="reorder-search"]');
     await page.waitForSelector('[data-testid="reorder-result"]:not([hidden])', { timeout: 240_000 });

@@ -71,7 +71,7 @@ export const messages = {
   'scan.inspect': 'Invocation li = {inv}: reads {reads}{writes}.',
   // The other methods' steps (atomic-steps.js, packed-steps.js) and the heading.
   'scan.card': 'Step through {method}',
-  'scan.stepping': 'Stepping `{method}` from its own buffers: {kernel}',
+  'scan.stepping': 'Stepping `{method}` from its own buffers: {kernels}',
   'scan.tileMethodHere': '`{method}` works in tiles and steps in the tile view, which this page does not show: here, the scan’s steps instead.',
   'scan.learnerUnordered':
     'These are your kernel’s buffers, read back from the GPU. An atomic method may hand out the slots in any order, so nothing is marked against ours: the check above says whether the list is right.',
@@ -82,29 +82,31 @@ export const messages = {
   'scan.atomic.read.title': 'Each invocation reads its flag{where}',
   'scan.atomic.read': 'Each of these {live} invocations reads its own flag: {visible} are visible and will each ask the one global counter for a slot; the others return at once.',
   'scan.aggregated.read': 'Each of the {live} invocations of workgroup {group} reads its flag: {visible} are visible. Unlike `atomic`, none of them touches the global counter itself.',
-  'scan.atomic.take.title': 'atomicAdd hands out slots {from}–{last}{where}',
+  'scan.atomic.slot': 'slot {slot}',
+  'scan.atomic.slots': 'slots {from}–{last}',
+  'scan.atomic.take.title': 'atomicAdd hands out {slots}{where}',
   'scan.atomic.take':
-    'The global counter handed out slots {from}–{last}, one `atomicAdd(&counter, 1u)` each, in the order the atomics reached it; the value returned is the slot (framed: new in this step). In this workgroup: {here}{elsewhere}. This order was read from `indices`, where each invocation wrote its index: it is this run’s, not a rule.',
+    'The global counter handed out {slots}, one `atomicAdd(&counter, 1u)` each, in the order the atomics reached it; the value returned is the slot (framed: new in this step). In this workgroup: {here}{elsewhere}. This order was read from `indices`, where each invocation wrote its index: it is this run’s, not a rule.',
   'scan.atomic.elsewhere': '; {n} went to invocations of other workgroups',
   'scan.aggregated.local.title': 'A local slot from shared memory{where}',
   'scan.aggregated.local':
-    'Inside the workgroup, each of the {count} visible invocations takes a local slot from `local_count`, a counter in workgroup memory, far cheaper than the global one. In this run the local slots went to invocations {order}, in that order; that order is not guaranteed either.',
+    'Inside the workgroup, each of the {count} visible invocations takes a local slot from `local_count`, a counter in workgroup memory, far cheaper than the global one. In this run the local slots went to invocations {list}, in that order; that order is not guaranteed either.',
   'scan.aggregated.reserve.title': 'One global atomicAdd per workgroup',
   'scan.aggregated.groupRow': 'workgroup',
   'scan.aggregated.reserve':
-    'Invocation 0 of each workgroup adds its `local_count` to the global counter once; the value returned is the workgroup’s `global_base`. The {groups} workgroups with visible flags reserved in this order (one cell each, left to right): {order}.{launch}',
+    'Invocation 0 of each workgroup adds its `local_count` to the global counter once; the value returned is the workgroup’s `global_base`. The {groups} workgroups with visible flags reserved in this order (one cell each, left to right): {list}.{launch}',
   'scan.aggregated.inLaunch': ' This run happens to follow the launch order; nothing makes it do so.',
   'scan.aggregated.outOfLaunch': ' Not the launch order: that is the reordering between workgroups.',
   'scan.atomic.write.title': 'Write the index at the slot{where}',
   'scan.atomic.write':
-    'Each visible invocation writes its index to `indices[slot]`. The list is dense and complete, but in the order the slots were handed out: {order}… Run it again and it may change; the scan’s never does.',
+    'Each visible invocation writes its index to `indices[slot]`. The list is dense and complete, but in the order the slots were handed out: {list}… Run it again and it may change; the scan’s never does.',
   'scan.aggregated.write':
-    'Each visible invocation writes its index to `indices[global_base + local_slot]`: a workgroup’s visible flags land in one contiguous run, the runs in the order the workgroups reserved: {order}…',
+    'Each visible invocation writes its index to `indices[global_base + local_slot]`: a workgroup’s visible flags land in one contiguous run, the runs in the order the workgroups reserved: {list}…',
   'scan.atomic.result':
     'The counter’s final value is the total, {count} visible of {n}; it becomes instanceCount = {instanceCount} in the indirect arguments, and drawIndirect draws the instances in the order above.',
   'scan.packed.pack.title': 'Pack the flags into bits{where}',
   'scan.packed.pack':
-    '`pack_bits_counted`: each invocation ORs 32 flags into one word, flag 32·w + k into bit k. These {words} words hold this block; word {first} is {word} = {binary} (bit 0 on the right). A culling pass that writes bits itself skips this kernel.',
+    '`pack_bits_counted`: each invocation ORs 32 flags into one word, flag 32·w + k into bit k. Word {first}, the first of this block, is {word} = {binary} (bit 0 on the right). A culling pass that writes bits itself skips this kernel.',
   'scan.packed.count.title': 'Count each tile’s bits',
   'scan.packed.count':
     'The same kernel counts the visible flags of each tile of {size} flags ({words} words) with countOneBits and writes `tile_counts[t]`: tile {tile} has {count}. {tiles} tiles in all; these counts were read back between this kernel and the next, which overwrites them.',

@@ -72,7 +72,7 @@ export const messages = {
   'scan.inspect': 'Invocación li = {inv}: lee {reads}{writes}.',
   // Los pasos de los otros métodos (atomic-steps.js, packed-steps.js) y el título.
   'scan.card': '{method}, paso a paso',
-  'scan.stepping': 'Recorrido de `{method}` con sus propios buffers: {kernel}',
+  'scan.stepping': 'Recorrido de `{method}` con sus propios buffers: {kernels}',
   'scan.tileMethodHere': '`{method}` trabaja por tiles y se recorre en la vista de tiles, que esta página no muestra: aquí, en su lugar, los pasos del scan.',
   'scan.learnerUnordered':
     'Son los buffers de tu kernel, leídos desde la GPU. Un método atómico puede repartir los huecos en cualquier orden, así que no se marca nada frente a los nuestros: la comprobación de arriba dice si la lista es correcta.',
@@ -83,29 +83,31 @@ export const messages = {
   'scan.atomic.read.title': 'Cada invocación lee su flag{where}',
   'scan.atomic.read': 'Cada una de estas {live} invocaciones lee su flag: {visible} son visibles y cada una pedirá un hueco al único contador global; las demás terminan en el acto.',
   'scan.aggregated.read': 'Cada una de las {live} invocaciones del workgroup {group} lee su flag: {visible} son visibles. A diferencia de `atomic`, ninguna toca el contador global por sí misma.',
-  'scan.atomic.take.title': 'atomicAdd reparte los huecos {from}–{last}{where}',
+  'scan.atomic.slot': 'el hueco {slot}',
+  'scan.atomic.slots': 'los huecos {from}–{last}',
+  'scan.atomic.take.title': 'atomicAdd reparte {slots}{where}',
   'scan.atomic.take':
-    'El contador global repartió los huecos {from}–{last}, un `atomicAdd(&counter, 1u)` por invocación, en el orden en que le llegaron los atómicos; el valor devuelto es el hueco (con marco: nuevo en este paso). En este workgroup: {here}{elsewhere}. Este orden se leyó de `indices`, donde cada invocación escribió su índice: es el de esta ejecución, no una regla.',
+    'El contador global repartió {slots}, un `atomicAdd(&counter, 1u)` por invocación, en el orden en que le llegaron los atómicos; el valor devuelto es el hueco (con marco: nuevo en este paso). En este workgroup: {here}{elsewhere}. Este orden se leyó de `indices`, donde cada invocación escribió su índice: es el de esta ejecución, no una regla.',
   'scan.atomic.elsewhere': '; {n} fueron a invocaciones de otros workgroups',
   'scan.aggregated.local.title': 'Un hueco local en memoria compartida{where}',
   'scan.aggregated.local':
-    'Dentro del workgroup, cada una de las {count} invocaciones visibles toma un hueco local de `local_count`, un contador en la memoria del workgroup, mucho más barato que el global. En esta ejecución los huecos locales fueron a las invocaciones {order}, en ese orden; tampoco ese orden está garantizado.',
+    'Dentro del workgroup, cada una de las {count} invocaciones visibles toma un hueco local de `local_count`, un contador en la memoria del workgroup, mucho más barato que el global. En esta ejecución los huecos locales fueron a las invocaciones {list}, en ese orden; tampoco ese orden está garantizado.',
   'scan.aggregated.reserve.title': 'Un atomicAdd global por workgroup',
   'scan.aggregated.groupRow': 'workgroup',
   'scan.aggregated.reserve':
-    'La invocación 0 de cada workgroup suma una sola vez su `local_count` al contador global; el valor devuelto es el `global_base` del workgroup. Los {groups} workgroups con flags visibles reservaron en este orden (una celda cada uno, de izquierda a derecha): {order}.{launch}',
+    'La invocación 0 de cada workgroup suma una sola vez su `local_count` al contador global; el valor devuelto es el `global_base` del workgroup. Los {groups} workgroups con flags visibles reservaron en este orden (una celda cada uno, de izquierda a derecha): {list}.{launch}',
   'scan.aggregated.inLaunch': ' En esta ejecución coincide con el orden de lanzamiento; nada obliga a que sea así.',
   'scan.aggregated.outOfLaunch': ' No es el orden de lanzamiento: ese es el reordenamiento entre workgroups.',
   'scan.atomic.write.title': 'Escribir el índice en su hueco{where}',
   'scan.atomic.write':
-    'Cada invocación visible escribe su índice en `indices[slot]`. La lista queda densa y completa, pero en el orden en que se repartieron los huecos: {order}… Si se ejecuta otra vez puede cambiar; la del scan nunca cambia.',
+    'Cada invocación visible escribe su índice en `indices[slot]`. La lista queda densa y completa, pero en el orden en que se repartieron los huecos: {list}… Si se ejecuta otra vez puede cambiar; la del scan nunca cambia.',
   'scan.aggregated.write':
-    'Cada invocación visible escribe su índice en `indices[global_base + local_slot]`: los flags visibles de un workgroup caen en un tramo contiguo, y los tramos en el orden en que reservaron los workgroups: {order}…',
+    'Cada invocación visible escribe su índice en `indices[global_base + local_slot]`: los flags visibles de un workgroup caen en un tramo contiguo, y los tramos en el orden en que reservaron los workgroups: {list}…',
   'scan.atomic.result':
     'El valor final del contador es el total, {count} visibles de {n}; pasa a ser instanceCount = {instanceCount} en los argumentos indirectos, y drawIndirect dibuja las instancias en el orden de arriba.',
   'scan.packed.pack.title': 'Empaquetar los flags en bits{where}',
   'scan.packed.pack':
-    '`pack_bits_counted`: cada invocación junta 32 flags en una palabra con OR, el flag 32·w + k en el bit k. Estas {words} palabras guardan este bloque; la palabra {first} es {word} = {binary} (el bit 0 a la derecha). Una pasada de culling que ya escribe bits se salta este kernel.',
+    '`pack_bits_counted`: cada invocación junta 32 flags en una palabra con OR, el flag 32·w + k en el bit k. La palabra {first}, la primera de este bloque, es {word} = {binary} (el bit 0 a la derecha). Una pasada de culling que ya escribe bits se salta este kernel.',
   'scan.packed.count.title': 'Contar los bits de cada tile',
   'scan.packed.count':
     'El mismo kernel cuenta los flags visibles de cada tile de {size} flags ({words} palabras) con countOneBits y escribe `tile_counts[t]`: el tile {tile} tiene {count}. {tiles} tiles en total; estos recuentos se leyeron desde la GPU entre este kernel y el siguiente, que los sobrescribe.',

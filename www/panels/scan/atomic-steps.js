@@ -2,25 +2,25 @@
 // `aggregated`: shaders/atomic_aggregated.wgsl), from one real run
 // (Playground.atomicTrace(): the slot each invocation got, read from the output
 // buffer the GPU wrote). The order the counter handed the slots out in is that
-// buffer's order: nothing here invents a schedule. Pure: no DOM here.
+// buffer's list: nothing here invents a schedule. Pure: no DOM here.
 
 import { layout } from '../../core/layout.js';
 import { cells, BLANK as blank } from './steps.js';
 
 /** Where each kind of step is in the WGSL. */
 const CODE = {
-  atomic: {
+  atomic_counter: {
     read: { module: 'atomic_counter', fn: 'atomic_counter', focus: ['visible[i] == 0u'] },
     take: { module: 'atomic_counter', fn: 'atomic_counter', focus: ['atomicAdd(&counter, 1u)'] },
     write: { module: 'atomic_counter', fn: 'atomic_counter', focus: ['indices[slot] = object_index(i)'] },
   },
-  aggregated: {
+  atomic_aggregated: {
     read: { module: 'atomic_aggregated', fn: 'atomic_aggregated', focus: ['let passes'] },
     local: { module: 'atomic_aggregated', fn: 'atomic_aggregated', focus: ['atomicAdd(&local_count, 1u)'] },
     reserve: { module: 'atomic_aggregated', fn: 'atomic_aggregated', focus: ['global_base = atomicAdd'] },
     write: { module: 'atomic_aggregated', fn: 'atomic_aggregated', focus: ['indices[global_base + local_slot]'] },
   },
-  result: { module: 'indirect_args', fn: 'indirect_args' },
+  indirect_args: { module: 'indirect_args', fn: 'indirect_args' },
 };
 
 /** The most slots one "take" step hands out: the steps stay few on a long array. */
@@ -66,7 +66,7 @@ function takeBatches(count) {
 export function atomicModel(method) {
   return {
     method,
-    kernel: method === 'atomic' ? 'atomic_counter' : 'atomic_aggregated',
+    kernels: method === 'atomic' ? 'atomic_counter' : 'atomic_aggregated',
     windowSize: () => layout.atomicWorkgroup,
     blockLabel: 'scan.atomic.group',
     blockCount: windows,
@@ -89,7 +89,8 @@ export function atomicModel(method) {
 
 /** @returns {any} the stepper's view of `step` (see steps.js `stepView` for its shape) */
 function atomicView(method, trace, step, block, t) {
-  const view = { title: '', text: '', code: CODE[method][step.kind] ?? (step.kind === 'result' ? CODE.result : null), rows: [], arrows: [], ops: new Map(), step };
+  const kernel = method === 'atomic' ? 'atomic_counter' : 'atomic_aggregated';
+  const view = { title: '', text: '', code: CODE[kernel][step.kind] ?? (step.kind === 'result' ? CODE.indirect_args : null), rows: [], arrows: [], ops: new Map(), step };
   if (step.kind === 'empty') {
     view.title = t('scan.empty.title');
     view.text = t('scan.empty');
@@ -119,7 +120,8 @@ function atomicView(method, trace, step, block, t) {
     }
     case 'take': {
       // Slots handed out up to this step, in this workgroup's window.
-      view.title = t('scan.atomic.take.title', { from: step.from, last: step.to - 1, where });
+      const slots = step.to - step.from === 1 ? t('scan.atomic.slot', { slot: step.from }) : t('scan.atomic.slots', { from: step.from, last: step.to - 1 });
+      view.title = t('scan.atomic.take.title', { slots, where });
       view.rows.push(flagRow);
       view.rows.push({
         key: 'slot',
@@ -143,8 +145,7 @@ function atomicView(method, trace, step, block, t) {
       }
       const elsewhere = step.to - step.from - here.length;
       view.text = t('scan.atomic.take', {
-        from: step.from,
-        last: step.to - 1,
+        slots,
         here: here.length ? here.join(', ') : t('scan.atomic.none'),
         elsewhere: elsewhere > 0 ? t('scan.atomic.elsewhere', { n: elsewhere }) : '',
       });
@@ -167,7 +168,7 @@ function atomicView(method, trace, step, block, t) {
         .slice()
         .sort((a, b) => localOf(a) - localOf(b))
         .map((c) => String(start + c));
-      view.text = t('scan.aggregated.local', { count: visibleHere.length, order: order.join(', ') || t('scan.atomic.none') });
+      view.text = t('scan.aggregated.local', { count: visibleHere.length, list: order.join(', ') || t('scan.atomic.none') });
       break;
     }
     case 'reserve': {
@@ -186,7 +187,7 @@ function atomicView(method, trace, step, block, t) {
       const launch = runs.every((r, k) => k === 0 || runs[k - 1].group < r.group);
       view.text = t('scan.aggregated.reserve', {
         groups: runs.length,
-        order: runs.map((r) => r.group).join(', ') || t('scan.atomic.none'),
+        list: runs.map((r) => r.group).join(', ') || t('scan.atomic.none'),
         launch: runs.length > 1 ? t(launch ? 'scan.aggregated.inLaunch' : 'scan.aggregated.outOfLaunch') : '',
       });
       break;
@@ -208,7 +209,7 @@ function atomicView(method, trace, step, block, t) {
         op(c).reads.push([slotKey, c]);
         if (slot < shown) op(c).writes.push(['indices', slot]);
       }
-      view.text = t(method === 'atomic' ? 'scan.atomic.write' : 'scan.aggregated.write', { count: trace.count, order: Array.from(trace.indices.subarray(0, 16)).join(', ') });
+      view.text = t(method === 'atomic' ? 'scan.atomic.write' : 'scan.aggregated.write', { count: trace.count, list: Array.from(trace.indices.subarray(0, 16)).join(', ') });
       break;
     }
     case 'result': {

@@ -7,8 +7,6 @@
 
 import { Stepper } from './view.js';
 import { firstWrong, scanModel } from './steps.js';
-import { atomicModel } from './atomic-steps.js';
-import { packedModel } from './packed-steps.js';
 import { layout } from '../../core/layout.js';
 import { SCAN_STEPPER } from '../../core/panels.js';
 import { lazySheet } from '../shared/sheet.js';
@@ -19,13 +17,24 @@ import css from './styles.css';
 
 const sheet = lazySheet(css);
 
-/** The model and the trace call of each method this panel steps. */
+/**
+ * The model and the trace call of each method this panel steps. The other
+ * methods' models are fetched when one is chosen: a page that steps the scan
+ * does not download them.
+ */
 const MODELS = {
-  scan: { model: scanModel, trace: (pg) => pg.scanTrace() },
-  atomic: { model: atomicModel('atomic'), trace: (pg) => pg.atomicTrace('atomic') },
-  aggregated: { model: atomicModel('aggregated'), trace: (pg) => pg.atomicTrace('aggregated') },
-  'packed-scan': { model: packedModel(), trace: (pg) => pg.packedTrace() },
+  scan: { model: () => scanModel, trace: (pg) => pg.scanTrace() },
+  atomic: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('atomic'))), trace: (pg) => pg.atomicTrace('atomic') },
+  aggregated: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('aggregated'))), trace: (pg) => pg.atomicTrace('aggregated') },
+  'packed-scan': { model: once(() => import('./packed-steps.js').then((m) => m.packedModel())), trace: (pg) => pg.packedTrace() },
 };
+
+/** `make()`'s promise, made on the first call. @template T @param {() => Promise<T>} make */
+function once(make) {
+  /** @type {Promise<T> | null} */
+  let made = null;
+  return () => (made ??= make());
+}
 
 /** @param {import('../../playground/context.js').PanelContext} context */
 export function create(context) {
@@ -43,7 +52,9 @@ export function create(context) {
     const flags = context.flags();
     const max = layout.maxTraceFlags;
     const method = context.method();
-    const { model, trace: traceOf } = MODELS[method] ?? MODELS.scan;
+    const { model: modelOf, trace: traceOf } = MODELS[method] ?? MODELS.scan;
+    const model = await modelOf();
+    if (signal.aborted) return;
     let trace;
     /** @type {string | null} */
     let note = MODELS[method] ? null : t('scan.tileMethodHere', { method });

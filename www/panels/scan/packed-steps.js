@@ -22,7 +22,7 @@ const hex = (w) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 export function packedModel() {
   return {
     method: 'packed-scan',
-    kernel: 'pack_bits_counted → scan_tiles → tile_scatter_bits',
+    kernels: 'pack_bits_counted → scan_tiles → tile_scatter_bits',
     windowSize: () => layout.block,
     blockLabel: 'scan.block',
     blockCount: windows,
@@ -79,7 +79,7 @@ function packedView(trace, step, block, t) {
       }
       for (let w = 0; w < words; w++) op(256 + w).writes.push(['bits', w]);
       const word = trace.bits[firstWord] ?? 0;
-      view.text = t('scan.packed.pack', { words, first: firstWord, word: hex(word), binary: (word >>> 0).toString(2).padStart(32, '0') });
+      view.text = t('scan.packed.pack', { first: firstWord, word: hex(word), binary: (word >>> 0).toString(2).padStart(32, '0') });
       break;
     }
     case 'count': {

@@ -306,12 +306,12 @@ export function firstWrong(trace, reference, t, model = scanModel) {
 
 /**
  * What the stepper (view.js) steps: a method's steps from its own trace.
- * - `kernel`: the kernels it runs, as the stepper's heading names them;
+ * - `kernels`: the kernels it runs, as the stepper's heading names them;
  * - `windowSize()`: the flags one block of the chooser shows; `blockLabel`: the chooser's message;
  * - `ordered`: a learner's kernel is marked against the CPU mirror's trace (an
  *   atomic method's order is free: nothing to mark);
  * - `firstBlock(trace)`: where a step first does something (null: block 0).
- * @typedef {{ method: string, kernel: string, windowSize: () => number, blockLabel: string, ordered?: boolean,
+ * @typedef {{ method: string, kernels: string, windowSize: () => number, blockLabel: string, ordered?: boolean,
  *   planSteps: (trace: any) => any[], blockCount: (trace: any) => number, firstBlock?: (trace: any, step: any) => number | null,
  *   stepView: (trace: any, step: any, block: number, t: any) => any }} StepModel
  */
@@ -319,7 +319,7 @@ export function firstWrong(trace, reference, t, model = scanModel) {
 /** @type {StepModel} the scan's */
 export const scanModel = {
   method: 'scan',
-  kernel: 'scan_block → add_offsets → scatter',
+  kernels: 'scan_block → add_offsets → scatter',
   windowSize: () => layout.block,
   blockLabel: 'scan.block',
   ordered: true,

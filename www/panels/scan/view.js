@@ -141,7 +141,7 @@ export class Stepper {
     const blocks = model.blockCount(trace);
     if (block !== null) this.block = block;
     this.block = Math.max(0, Math.min(this.block, blocks - 1));
-    this.stepping.textContent = this.t('scan.stepping', { method: model.method, kernel: model.kernel });
+    richText(this.stepping, this.t('scan.stepping', { method: model.method, kernels: model.kernels }));
     this.blockName.textContent = this.t(model.blockLabel);
     const size = model.windowSize();
     replace(
@@ -244,7 +244,9 @@ export class Stepper {
       const classes = ['cell'];
       if (cell.mark) classes.push(cell.mark);
       if (cell.tail) classes.push('tail');
-      if (String(cell.value).length > 3) classes.push('wide');
+      const digits = String(cell.value).length;
+      if (digits > 6) classes.push('word');
+      else if (digits > 3) classes.push('wide');
       const name = `${row.key}[${cell.i}]`;
       const ours = cell.expected === undefined ? '' : ` (${this.t('scan.ours', { value: cell.expected })})`;
       const el = h(
