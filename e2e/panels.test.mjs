@@ -125,6 +125,17 @@ test('benchmark panel: compile timed apart, a labelled timer, a table and two ch
     csv.forEach((r, k) => {
       assert.ok(Math.abs(Number(r.median_us) - Number(rows[k].us)) / Number(rows[k].us) < 1e-3);
     });
+    // SwiftShader is software: the times say so.
+    assert.match(timer.text, /say nothing about a hardware GPU/);
+
+    // Every method: seven series, each in a colour of its own.
+    for (const m of ['aggregated', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']) await page.check(`[data-testid="bench-method-${m}"]`);
+    await page.selectOption('[data-testid="bench-max"]', '1024');
+    await page.click('[data-testid="bench-run"]');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="bench-progress"]').dataset.state === 'done');
+    const strokes = await page.$$eval('[data-testid="bench-chart"] figure[data-field="medianUs"] .series polyline', (els) => els.map((e) => getComputedStyle(e).stroke));
+    assert.equal(strokes.length, 7, 'seven series');
+    assert.equal(new Set(strokes).size, 7, `seven colours: ${strokes}`);
 
     // Cancel: a longer run stops after the measurement in flight.
     await page.selectOption('[data-testid="bench-max"]', String(2 ** 14));

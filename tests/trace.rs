@@ -105,7 +105,12 @@ fn packed_trace_matches_cpu() {
     for (i, &f) in wild.iter().enumerate() {
         assert_eq!((gpu.bits[i / 32] >> (i % 32)) & 1 == 1, f != 0, "bit {i}");
     }
-    let visible = |t: usize| wild[t * 4096..((t + 1) * 4096).min(wild.len())].iter().filter(|&&f| f != 0).count() as u32;
+    let visible = |t: usize| {
+        wild[t * 4096..((t + 1) * 4096).min(wild.len())]
+            .iter()
+            .filter(|&&f| f != 0)
+            .count() as u32
+    };
     assert_eq!(gpu.tile_counts, vec![visible(0), visible(1)]);
     assert_eq!(gpu.tile_slots, vec![0, visible(0)]);
 }

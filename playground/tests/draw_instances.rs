@@ -27,7 +27,11 @@ fn painted_cells(flags: &[u32], method: Method) -> Vec<bool> {
 
 /// Which of the `flags.len()` cells of a one-row image the draw painted.
 fn painted(flags: &[u32], method: Method, grid: impl Fn(u32, u32, u32) -> Grid) -> Vec<bool> {
-    drawn(flags, method, grid).0.iter().map(|rgba| rgba[3] == 255).collect()
+    drawn(flags, method, grid)
+        .0
+        .iter()
+        .map(|rgba| rgba[3] == 255)
+        .collect()
 }
 
 /// The RGBA at the centre of each of the `flags.len()` cells of a one-row

@@ -195,7 +195,10 @@ impl Compactor {
         let len = flags.len() as u64;
         let buffer = ScratchBuffer(self.upload(flags)?);
         let compaction = self
-            .prepare_impl(&CompactionDesc::new(&buffer, len, Method::PackedScan), false)?
+            .prepare_impl(
+                &CompactionDesc::new(&buffer, len, Method::PackedScan),
+                false,
+            )?
             .destroy_on_drop();
         let (Some(counts), Some(bits)) = (&compaction.tile_counts, &compaction.packed_bits) else {
             return Err(Error::NotTiled(Method::PackedScan));

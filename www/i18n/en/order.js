@@ -22,5 +22,6 @@ export const messages = {
     'Here {methods} kept the sorted order and the same order every frame: {why} On a GPU with many workgroups in flight their order moves, and with it the state changes, the inversions and the history.',
   'order.progress': 'Running {method}, frame {frame} of {frames}…',
   'order.done': 'Done: {methods} methods, {frames} frames each.',
+  'order.pending': 'Each method’s draw, its numbers and its history appear here when it has run: the scene runs once this card is in view, or on “Run every method”.',
   'order.failed': 'The order panel’s runs failed: {error}',
 };

@@ -22,5 +22,7 @@ export const messages = {
     'Aquí {methods} conservaron el orden y el mismo orden en cada fotograma: {why} En una GPU con muchos workgroups a la vez su orden se mueve, y con él los cambios de estado, las inversiones y el historial.',
   'order.progress': 'Ejecutando {method}, fotograma {frame} de {frames}…',
   'order.done': 'Hecho: {methods} métodos, {frames} fotogramas cada uno.',
+  'order.pending':
+    'El dibujo de cada método, sus números y su historial aparecen aquí cuando se ha ejecutado: la escena se ejecuta en cuanto esta tarjeta está a la vista, o con «Ejecutar todos los métodos».',
   'order.failed': 'Fallaron las ejecuciones del panel de orden: {error}',
 };

@@ -42,6 +42,7 @@ export function create(context) {
     onRun: () => context.track(run()),
     onExport: (format) => save(context.root, panel.results && orderFiles(panel.results), format, context, t),
   });
+  panel.showPending(context.methods());
 
   /** Runs once it scrolls into view (it compiles every method). */
   function shown() {
@@ -108,6 +109,7 @@ export function create(context) {
     engineChanged: () => {
       engine?.dispose();
       engine = null;
+      panel.showPending(context.methods());
       if (context.visible('order')) shown();
     },
     keep: () => (panel.results ? { ...panel.results, ...shownOn } : null),

@@ -111,6 +111,31 @@ export class OrderPanel {
     this.note.textContent = parts.join(' ');
   }
 
+  /**
+   * Before a run: each method's row as it will be, its picture and numbers not
+   * there yet, so that the card shows what it holds (and keeps its height)
+   * instead of a blank.
+   */
+  showPending(methods) {
+    if (this.results) return;
+    const t = this.t;
+    const stat = (label) => h('div', {}, h('dt', {}, label), h('dd', {}, '…'));
+    replace(
+      this.rows,
+      methods.map((method) =>
+        h(
+          'section',
+          { class: 'order-row pending', 'data-testid': 'order-pending', 'data-method': method },
+          h('h3', {}, method),
+          h('div', { class: 'order-image' }),
+          h('div', { class: 'order-history' }),
+          h('dl', { class: 'order-stats' }, stat(t('order.changes')), stat(t('order.inversions')), stat(t('order.changed')), stat(t('order.error'))),
+        ),
+      ),
+    );
+    this.note.textContent = t('order.pending');
+  }
+
   /** The history of each instance_index as one pixel per slot, in the draw's grid. */
   historyStrip(values, method) {
     const canvas = h('canvas', { class: 'order-history', 'data-testid': 'order-history', role: 'img', 'aria-label': this.t('order.historyLabel', { method }) });
