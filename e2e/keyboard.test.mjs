@@ -132,7 +132,8 @@ test('the full page by keyboard alone: few Tabs across the element, a flag toggl
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     await page.keyboard.press('Home');
-    const whilePlaying = await announcementsDuring(page, () => page.keyboard.press('p'), 1200);
+    // (A step stays up as long as its text takes to read: a few seconds at 4×.)
+    const whilePlaying = await announcementsDuring(page, () => page.keyboard.press('p'), 5000);
     const playing = await stepLabel(page);
     assert.ok(playing.step > 1, 'it played');
     const onPause = await announcementsDuring(page, () => page.keyboard.press('p'), 200);

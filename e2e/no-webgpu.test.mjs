@@ -80,7 +80,7 @@ test('no navigator.gpu: the page says so and runs the CPU reference', { timeout:
     await page.fill('[data-testid="repeat-count"]', '2');
     await page.click('[data-testid="repeat-run"]');
     await idle(page);
-    assert.match(await page.$eval('[data-testid="verdict-atomic"]', (e) => e.textContent), /CPU reference runs the invocations one after another/);
+    assert.match(await page.$eval('[data-testid="verdict-why"]', (e) => e.textContent), /CPU reference runs the invocations one after another/);
     assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();

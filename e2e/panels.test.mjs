@@ -132,6 +132,7 @@ test('benchmark panel: compile timed apart, a labelled timer, a table and two ch
     for (const m of ['aggregated', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']) await page.check(`[data-testid="bench-method-${m}"]`);
     await page.selectOption('[data-testid="bench-max"]', '1024');
     await page.click('[data-testid="bench-run"]');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelectorAll('[data-testid="bench-row"]').length === 7);
     await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="bench-progress"]').dataset.state === 'done');
     const strokes = await page.$$eval('[data-testid="bench-chart"] figure[data-field="medianUs"] .series polyline', (els) => els.map((e) => getComputedStyle(e).stroke));
     assert.equal(strokes.length, 7, 'seven series');

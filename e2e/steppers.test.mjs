@@ -179,3 +179,47 @@ test('the search for a reordering shows the orders, or says plainly that this ad
     await page.close();
   }
 });
+
+test('a language switch keeps the runs ×R, the order panel’s draws and the benchmark’s results', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
+  try {
+    await page.fill('[data-testid="repeat-count"]', '2');
+    await page.click('[data-testid="repeat-run"]');
+    await page.waitForSelector('[data-testid="repeat-table"]:not([hidden])');
+    await idle(page);
+    await page.selectOption('[data-testid="order-size"]', '4096');
+    await page.click('[data-testid="order-run"]');
+    await page.waitForFunction(() => /Done/.test(document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="order-progress"]').textContent));
+    for (const m of ['aggregated', 'scan', 'lookback', 'lookback-bits', 'tile-atomic', 'packed-scan']) await page.uncheck(`[data-testid="bench-method-${m}"]`);
+    await page.selectOption('[data-testid="bench-max"]', '1024');
+    await page.click('[data-testid="bench-run"]');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="bench-progress"]').dataset.state === 'done');
+    await idle(page);
+    const shown = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('compaction-playground').shadowRoot;
+        const all = (id) => [...root.querySelectorAll(`[data-testid="${id}"]`)];
+        return {
+          repeats: all('repeat-row').length,
+          hashes: all('repeat-hash-scan').map((e) => e.textContent),
+          orders: all('order-row').map((e) => `${e.dataset.method} ${e.dataset.stateChanges} ${e.dataset.inversions}`),
+          bench: all('bench-row').map((e) => `${e.dataset.method}@${e.dataset.n}`),
+        };
+      });
+    const before = await shown();
+    assert.equal(before.repeats, 2);
+    assert.ok(before.orders.length >= 2 && before.bench.length === 1, JSON.stringify(before));
+    await page.selectOption('[data-testid="lang-select"]', 'es');
+    await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('.pg').lang === 'es');
+    await idle(page);
+    assert.deepEqual(await shown(), before, 'the same results, now in Spanish');
+    assert.match(await page.textContent('[data-testid="repeat-verdict"]'), /ejecuciones/);
+    // A bad token is said in Spanish too, counted from 0 as the grid counts.
+    await page.fill('[data-testid="flag-text"]', '1 0 x');
+    await page.click('[data-testid="flag-text-apply"]');
+    assert.match(await page.textContent('[data-testid="flag-text-error"]'), /el elemento 2 \(`x`\) no es un u32 decimal/);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});

@@ -166,7 +166,7 @@ if ((${#E2E_TESTS[@]})); then
   # them the native tests took 279 s (85 alone), the library's check 440 s
   # (85) and the whole no less time, with a timing test of sharing.test.mjs past
   # its bound.
-  SLOW_FIRST=(links sharing guest language kernel playground tiles a11y)
+  SLOW_FIRST=(steppers language links sharing guest kernel playground panels tiles a11y)
   ORDERED=()
   for name in "${SLOW_FIRST[@]}"; do
     for f in "${E2E_TESTS[@]}"; do [[ "$(basename "$f")" == "$name.test.mjs" ]] && ORDERED+=("$f"); done

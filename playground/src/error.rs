@@ -22,6 +22,16 @@ pub enum Error {
     TooMany { n: Option<u64>, max: u64 },
     #[error("{0}")]
     Parse(String),
+    /// A token of typed or pasted flags that is no flag: `at` is its place
+    /// among the flags (from 0, as the page's grid counts), `token` as it was
+    /// typed (made printable). The message counts tokens from 1, as the CLI's
+    /// users read them; the page says it in its own language from the fields.
+    #[error("token {} (`{token}`) {}", .at + 1, .why.english())]
+    BadToken {
+        at: u64,
+        token: String,
+        why: BadToken,
+    },
     /// A JS argument of the wrong type (the wasm boundary checks every one).
     #[error("{0}")]
     Type(String),
@@ -39,5 +49,39 @@ fn too_many(n: Option<u64>, max: u64) -> String {
     match n {
         Some(n) => format!("{n} flags is more than the {max} that can be compacted here"),
         None => format!("more than {max} flags: that is the most that can be compacted here"),
+    }
+}
+
+/// What is wrong with a token of flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadToken {
+    /// A list's token with a character that is no decimal digit.
+    NotDecimal,
+    /// A bits token other than 0 or 1.
+    NotBit,
+    /// More than u32::MAX.
+    TooLarge,
+    /// Longer (in leading zeros) than any u32 is written.
+    TooLong,
+}
+
+impl BadToken {
+    /// The code the page's messages are keyed by (`editor.token.<code>`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::NotDecimal => "not-decimal",
+            Self::NotBit => "not-bit",
+            Self::TooLarge => "too-large",
+            Self::TooLong => "too-long",
+        }
+    }
+
+    fn english(self) -> &'static str {
+        match self {
+            Self::NotDecimal => "is not a decimal u32",
+            Self::NotBit => "is not 0 or 1",
+            Self::TooLarge => "is larger than 4294967295",
+            Self::TooLong => "is longer than any u32 is written",
+        }
     }
 }

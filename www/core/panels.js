@@ -23,10 +23,10 @@
 export const PANEL_ROWS = Object.freeze([
   { name: 'editor', card: 'flags-card', lead: true, heights: [22.25, 23.75, 21.75], paired: [23.58, 26.31, 26.57] },
   { name: 'result', card: 'compact-card', heights: [30, 33, 33.5], paired: [29.94, 34.48, 40.01] },
-  { name: 'draw', card: 'draw-card', gpu: true, heights: [29, 29, 28] },
+  { name: 'draw', card: 'draw-card', gpu: true, heights: [30.5, 31, 30.5] },
   { name: 'scan', card: 'stepper-card', lead: true, words: true, stepper: 'scan', heights: [53, 56, 55] },
   { name: 'tiles', card: 'tiles-card', lead: true, words: true, stepper: 'tiles', heights: [82, 89, 89.5] },
-  { name: 'atomic', card: 'atomic-card', words: true, heights: [16, 16, 15] },
+  { name: 'atomic', card: 'atomic-card', words: true, heights: [17.5, 17.5, 16.5] },
   { name: 'order', card: 'order-card', words: true, heights: [111, 115, 114.5] },
   { name: 'bench', card: 'bench-card', words: true, heights: [18, 22.5, 22] },
   { name: 'code', card: 'code-card', heights: [129, 130.5, 130] },

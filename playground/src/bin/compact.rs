@@ -161,6 +161,7 @@ fn main() -> ExitCode {
             let bad_input = matches!(
                 e,
                 Error::Parse(_)
+                    | Error::BadToken { .. }
                     | Error::TooMany { .. }
                     | Error::Compaction(wgpu_compaction::Error::TooLarge { .. })
             );

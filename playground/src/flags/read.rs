@@ -4,7 +4,7 @@
 //! that is ever buffered (`--input /dev/zero` fails at once).
 
 use super::FlagsFormat;
-use crate::error::{Error, Result};
+use crate::error::{BadToken, Error, Result};
 
 /// A u32 has at most this many significant decimal digits.
 const U32_DIGITS: usize = 10;
@@ -101,20 +101,20 @@ impl FlagReader {
             FlagsFormat::Bits if separator => Ok(()),
             FlagsFormat::Bits => match c {
                 '0' | '1' => self.add(u32::from(c == '1')),
-                other => Err(self.bad(&other.to_string(), "is not 0 or 1")),
+                other => Err(self.bad(&other.to_string(), BadToken::NotBit)),
             },
             _ if separator => self.end_token(),
             _ => {
                 self.token.push(c);
                 let significant = self.token.trim_start_matches('0');
                 if !c.is_ascii_digit() {
-                    Err(self.bad(&self.token, "is not a decimal u32"))
+                    Err(self.bad(&self.token, BadToken::NotDecimal))
                 } else if significant.len() > U32_DIGITS
                     || (significant.len() == U32_DIGITS && significant.parse::<u32>().is_err())
                 {
-                    Err(self.bad(&self.token, "is larger than 4294967295"))
+                    Err(self.bad(&self.token, BadToken::TooLarge))
                 } else if self.token.len() > LONGEST_TOKEN {
-                    Err(self.bad(&self.token, "is longer than any u32 is written"))
+                    Err(self.bad(&self.token, BadToken::TooLong))
                 } else {
                     Ok(())
                 }
@@ -128,7 +128,7 @@ impl FlagReader {
         }
         let value = self.token.parse::<u32>().map_err(|_| {
             let token = self.token.clone();
-            self.bad(&token, "is not a decimal u32")
+            self.bad(&token, BadToken::NotDecimal)
         })?;
         self.token.clear();
         self.add(value)
@@ -145,13 +145,13 @@ impl FlagReader {
         Ok(())
     }
 
-    /// "token k (`text`) why", for the token being read.
-    fn bad(&self, text: &str, why: &str) -> Error {
-        Error::Parse(format!(
-            "token {} (`{}`) {why}",
-            self.flags.len() + 1,
-            printable(text)
-        ))
+    /// The token being read is no flag, for `why`.
+    fn bad(&self, text: &str, why: BadToken) -> Error {
+        Error::BadToken {
+            at: self.flags.len() as u64,
+            token: printable(text),
+            why,
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
         Error::Device(_) => "device",
         Error::DeviceLost(_) => "device-lost",
         Error::TooMany { .. } => "too-large",
-        Error::Parse(_) => "parse",
+        Error::Parse(_) | Error::BadToken { .. } => "parse",
         Error::Type(_) => "type",
         Error::Range(_) => "range",
         Error::Aborted(_) => "aborted",
@@ -43,6 +43,12 @@ pub(super) fn js_error(e: impl Into<Error>) -> JsValue {
     let e = e.into();
     let error = js_sys::Error::new(&e.to_string());
     let _ = Reflect::set(&error, &"kind".into(), &error_kind(&e).into());
+    // The page words a bad token in its own language from these.
+    if let Error::BadToken { at, token, why } = &e {
+        let _ = Reflect::set(&error, &"at".into(), &(*at as f64).into());
+        let _ = Reflect::set(&error, &"token".into(), &token.as_str().into());
+        let _ = Reflect::set(&error, &"why".into(), &why.code().into());
+    }
     error.into()
 }
 

@@ -56,6 +56,10 @@ export const messages = {
     '{n} flags, {visible} visible: too many for cells, so each column of the strip is the share of visible flags in about {neighbours} neighbours. The array still runs on every method below.',
   'editor.badSize': 'The size must be a whole number from 1 to {max}; got “{got}”.',
   'editor.parseError': 'Could not read the flags: {error}. Nothing was changed; fix the text and try again.',
+  'editor.token.notDecimal': 'element {at} (`{token}`) is not a decimal u32',
+  'editor.token.notBit': 'element {at} (`{token}`) is not 0 or 1',
+  'editor.token.tooLarge': 'element {at} (`{token}`) is larger than 4294967295',
+  'editor.token.tooLong': 'element {at} (`{token}`) is longer than any u32 is written',
   'editor.empty': 'The list is empty: type at least one flag, e.g. 1001101001.',
 
   // result-panel.js

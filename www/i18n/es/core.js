@@ -56,6 +56,10 @@ export const messages = {
     '{n} flags, {visible} visibles: demasiados para celdas, así que cada columna de la franja es la proporción de flags visibles entre unos {neighbours} vecinos. El array se sigue ejecutando con cada método de abajo.',
   'editor.badSize': 'El tamaño debe ser un número entero de 1 a {max}; se recibió «{got}».',
   'editor.parseError': 'No se pudieron leer los flags: {error}. No se cambió nada; corrige el texto y vuelve a probar.',
+  'editor.token.notDecimal': 'el elemento {at} (`{token}`) no es un u32 decimal',
+  'editor.token.notBit': 'el elemento {at} (`{token}`) no es 0 ni 1',
+  'editor.token.tooLarge': 'el elemento {at} (`{token}`) es mayor que 4294967295',
+  'editor.token.tooLong': 'el elemento {at} (`{token}`) es más largo que cualquier u32 escrito',
   'editor.empty': 'La lista está vacía: escribe al menos un flag, p. ej. 1001101001.',
 
   // result-panel.js

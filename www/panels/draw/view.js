@@ -13,7 +13,8 @@ export class DrawPanel {
     this.mode = null;
     this.canvas = this.newCanvas();
     this.caption = h('figcaption', { 'data-testid': 'draw-caption' });
-    this.ramp = h('span', { class: 'draw-ramp', 'data-testid': 'draw-key' });
+    // A canvas, not a styled box: the element sets no inline style (a host's CSP may forbid them).
+    this.ramp = h('canvas', { class: 'draw-ramp', 'data-testid': 'draw-key', width: 256, height: 1 });
     this.key = h(
       'p',
       { class: 'draw-key', role: 'img', 'aria-label': t('draw.key') },
@@ -76,8 +77,13 @@ export class DrawPanel {
     }
     // The colours the shader gave the first and the last instance drawn, and between.
     const last = Math.max(0, r.instanceCount - 1);
-    const stops = Array.from({ length: 7 }, (_, k) => `${positionColour((last * k) / 6, n)} ${((100 * k) / 6).toFixed(1)}%`);
-    this.ramp.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
+    const ramp = this.ramp.getContext('2d');
+    if (ramp) {
+      for (let x = 0; x < this.ramp.width; x++) {
+        ramp.fillStyle = positionColour((last * x) / (this.ramp.width - 1), n);
+        ramp.fillRect(x, 0, 1, 1);
+      }
+    }
     const readBack = this.mode === 'image' ? this.t('draw.readBack') : '';
     this.caption.textContent = this.t('draw.caption', { count: r.instanceCount, n, readBack });
   }

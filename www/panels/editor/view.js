@@ -8,6 +8,14 @@ import { MAX_CELLS, DEFAULT_PRESET, flagsText } from '../../core/state.js';
 import { layout } from '../../core/layout.js';
 import { oneStop } from '../shared/roving.js';
 
+/** The wasm's bad-token codes (playground/src/error.rs `BadToken`), by message. */
+const TOKEN_ERRORS = {
+  'not-decimal': 'editor.token.notDecimal',
+  'not-bit': 'editor.token.notBit',
+  'too-large': 'editor.token.tooLarge',
+  'too-long': 'editor.token.tooLong',
+};
+
 export class FlagEditor {
   /**
    * @param {{ onFlags: (flags: Uint32Array, preset: object|null, why: string) => void,
@@ -376,7 +384,10 @@ export class FlagEditor {
     try {
       flags = this.parseFlags(text);
     } catch (e) {
-      this.showTextError(this.t('editor.parseError', { error: e.message }));
+      // A token that is no flag is said in the page's language, counted from 0 as the grid counts.
+      const key = TOKEN_ERRORS[e?.why];
+      const error = key ? this.t(key, { at: e.at, token: e.token }) : e.message;
+      this.showTextError(this.t('editor.parseError', { error }));
       return;
     }
     if (flags.length === 0) {

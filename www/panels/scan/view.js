@@ -117,7 +117,8 @@ export class Stepper {
    * and block when they still exist and the method is the same.
    */
   setTrace(trace, { note = null, step = null, block = null, reference = null, model = this.model } = {}) {
-    if (model !== this.model) {
+    const newMethod = model !== this.model;
+    if (newMethod) {
       this.model = model;
       this.blockChosen = false;
       if (step === null) step = 1;
@@ -139,7 +140,11 @@ export class Stepper {
     }
     this.steps = model.planSteps(trace);
     const blocks = model.blockCount(trace);
-    if (block !== null) this.block = block;
+    // A block asked for (a link's) is the visitor's choice: steps do not move it.
+    if (block !== null) {
+      this.block = block;
+      this.blockChosen = true;
+    }
     this.block = Math.max(0, Math.min(this.block, blocks - 1));
     richText(this.stepping, this.t('scan.stepping', { method: model.method, kernels: model.kernels }));
     this.blockName.textContent = this.t(model.blockLabel);
@@ -154,7 +159,7 @@ export class Stepper {
     );
     this.blockField.hidden = blocks <= 1;
     this.controls.set(this.steps.length, step !== null ? step - 1 : this.index);
-    if (block === null) this.openOnBusyBlock();
+    if (newMethod && block === null) this.openOnBusyBlock();
     this.render();
   }
 
