@@ -29,7 +29,7 @@ export const PANEL_ROWS = Object.freeze([
   { name: 'atomic', card: 'atomic-card', words: true, heights: [17.5, 17.5, 16.5] },
   { name: 'order', card: 'order-card', words: true, heights: [111, 115, 114.5] },
   { name: 'bench', card: 'bench-card', words: true, heights: [18, 22.5, 22] },
-  { name: 'code', card: 'code-card', heights: [129, 130.5, 130] },
+  { name: 'code', card: 'code-card', heights: [135.5, 137, 136.5] },
   { name: 'kernel', card: 'kernel-card', lead: true, words: true, heights: [40.8, 42.4, 43.6] },
 ]);
 
