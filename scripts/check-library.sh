@@ -4,6 +4,7 @@
 #   2. `cargo publish --dry-run` passes, packaging only the library's files;
 #   3. a scratch crate that names only wgpu-compaction (the package just made,
 #      unpacked: what crates.io would serve), wgpu, bytemuck and pollster
+#      (and num-traits' std, only so that it shares the tests' build)
 #      builds and runs a GPU-driven frame (examples/multi_draw.rs, as a
 #      renderer would write it: per-mesh records and payload into its own buffers,
 #      one multi-draw, every pixel checked), and its dependency tree has none of
@@ -61,6 +62,11 @@ wgpu-compaction = { path = "$unpacked" }
 wgpu = { version = "30", default-features = false, features = ["std", "parking_lot", "wgsl", "webgpu", "vulkan", "metal", "dx12"] }
 bytemuck = "1"
 pollster = "0.4"
+# Not the renderer's: num-traits' std, which the workspace's tests turn on
+# (proptest's std), so that naga, and wgpu above it, are the tests' compiled
+# units and not compiled again (about 45 s of two cores). The checks below are
+# of the library's own dependencies, not this crate's.
+num-traits = { version = "0.2", default-features = false, features = ["std"] }
 TOML
 # The workspace's versions of everything (cargo drops what the crate does not use).
 cp "$ROOT/Cargo.lock" "$scratch/Cargo.lock"

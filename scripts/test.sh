@@ -10,9 +10,10 @@
 #                (cargo test --no-run with clippy-driver as the workspace's
 #                rustc wrapper: the dependencies compile once, not also for
 #                a `cargo clippy` check)
-#   -> tsc (JSDoc types), unit tests (node --test tests/js/)
 #   -> native tests (cargo test, built above) -> the library as a dependency
-#      (scripts/check-library.sh: its scratch crate reuses the tests' build)
+#      (scripts/check-library.sh: its scratch crate reuses the tests' build),
+#      while the wasm side's single-threaded LTO ends on the other core
+#   -> tsc (JSDoc types), unit tests (node --test tests/js/)
 #   -> browser tests (node --test e2e/, two files at a time, the slowest
 #      first; the docs generators' sites among them)
 # The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
@@ -124,6 +125,14 @@ LINTED=(env RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" CLIPPY_ARGS="-D__CLIPPY_HAC
 stage "the native tests' build, linted (clippy-driver -D warnings as the workspace's rustc: cargo test --release --workspace --no-run), beside the wasm's clippy and build"
 "${LINTED[@]}" cargo test --release --workspace --no-run
 
+stage "native tests (cargo test --release --workspace, built above)"
+"${LINTED[@]}" cargo test --release --workspace
+
+stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
+bash "$ROOT/scripts/check-library.sh"
+
+# The wasm side's fat LTO runs on one core: the native tests and the library's
+# check above used the other meanwhile.
 stage "the wasm side: clippy (wasm32), build: wasm and dist/ (started beside the native stages)"
 if ! wait "$WASM_PID"; then
   cat "$WASM_LOG" >&2
@@ -146,12 +155,6 @@ if ! wait "$DOCS_TOOLS_PID"; then
   exit 1
 fi
 grep '^setup:' "$DOCS_TOOLS_LOG" || true
-
-stage "native tests (cargo test --release --workspace, built above)"
-"${LINTED[@]}" cargo test --release --workspace
-
-stage "the library as a dependency: docs, cargo publish --dry-run, a scratch crate (scripts/check-library.sh)"
-bash "$ROOT/scripts/check-library.sh"
 
 mapfile -t E2E_TESTS < <(
   find "$ROOT/e2e" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \) 2>/dev/null | sort
