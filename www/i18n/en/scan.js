@@ -94,7 +94,7 @@ export const messages = {
   'scan.aggregated.reserve.title': 'One global atomicAdd per workgroup',
   'scan.aggregated.groupRow': 'workgroup',
   'scan.aggregated.reserve':
-    'Invocation 0 of each workgroup adds its `local_count` to the global counter once; the value returned is the workgroup’s `global_base`. The {groups} workgroups with visible flags reserved in this order (one cell each, left to right): {list}.{launch}',
+    'Invocation 0 of each workgroup adds its `local_count` to the global counter once; the value returned is the workgroup’s `global_base`. The workgroups with visible flags reserved in this order (one cell each, left to right): {list}.{launch}',
   'scan.aggregated.inLaunch': ' This run happens to follow the launch order; nothing makes it do so.',
   'scan.aggregated.outOfLaunch': ' Not the launch order: that is the reordering between workgroups.',
   'scan.atomic.write.title': 'Write the index at the slot{where}',
@@ -109,10 +109,10 @@ export const messages = {
     '`pack_bits_counted`: each invocation ORs 32 flags into one word, flag 32·w + k into bit k. Word {first}, the first of this block, is {word} = {binary} (bit 0 on the right). A culling pass that writes bits itself skips this kernel.',
   'scan.packed.count.title': 'Count each tile’s bits',
   'scan.packed.count':
-    'The same kernel counts the visible flags of each tile of {size} flags ({words} words) with countOneBits and writes `tile_counts[t]`: tile {tile} has {count}. {tiles} tiles in all; these counts were read back between this kernel and the next, which overwrites them.',
+    'The same kernel counts the visible flags of each tile of {size} flags ({words} words) with countOneBits and writes `tile_counts[t]`: tile {tile} has {count}. These counts were read back between this kernel and the next, which overwrites them.',
   'scan.packed.scan.title': 'A scan of the tile counts',
   'scan.packed.scan':
-    '`scan_tiles` turns the {tiles} counts into their exclusive prefix sum, in place: tile t’s first slot is the number of visible flags in the tiles before it ({slots}). Their total, {count}, is the count.',
+    '`scan_tiles` turns the tiles’ counts into their exclusive prefix sum, in place: tile t’s first slot is the number of visible flags in the tiles before it ({slots}). Their total, {count}, is the count.',
   'scan.packed.slotRow': 'slot',
   'scan.packed.scatter.title': 'Scatter from the bits{where}',
   'scan.packed.scatter':

@@ -95,7 +95,7 @@ export const messages = {
   'scan.aggregated.reserve.title': 'Un atomicAdd global por workgroup',
   'scan.aggregated.groupRow': 'workgroup',
   'scan.aggregated.reserve':
-    'La invocación 0 de cada workgroup suma una sola vez su `local_count` al contador global; el valor devuelto es el `global_base` del workgroup. Los {groups} workgroups con flags visibles reservaron en este orden (una celda cada uno, de izquierda a derecha): {list}.{launch}',
+    'La invocación 0 de cada workgroup suma una sola vez su `local_count` al contador global; el valor devuelto es el `global_base` del workgroup. Los workgroups con flags visibles reservaron en este orden (una celda cada uno, de izquierda a derecha): {list}.{launch}',
   'scan.aggregated.inLaunch': ' En esta ejecución coincide con el orden de lanzamiento; nada obliga a que sea así.',
   'scan.aggregated.outOfLaunch': ' No es el orden de lanzamiento: ese es el reordenamiento entre workgroups.',
   'scan.atomic.write.title': 'Escribir el índice en su hueco{where}',
@@ -110,10 +110,10 @@ export const messages = {
     '`pack_bits_counted`: cada invocación junta 32 flags en una palabra con OR, el flag 32·w + k en el bit k. La palabra {first}, la primera de este bloque, es {word} = {binary} (el bit 0 a la derecha). Una pasada de culling que ya escribe bits se salta este kernel.',
   'scan.packed.count.title': 'Contar los bits de cada tile',
   'scan.packed.count':
-    'El mismo kernel cuenta los flags visibles de cada tile de {size} flags ({words} palabras) con countOneBits y escribe `tile_counts[t]`: el tile {tile} tiene {count}. {tiles} tiles en total; estos recuentos se leyeron desde la GPU entre este kernel y el siguiente, que los sobrescribe.',
+    'El mismo kernel cuenta los flags visibles de cada tile de {size} flags ({words} palabras) con countOneBits y escribe `tile_counts[t]`: el tile {tile} tiene {count}. Estos recuentos se leyeron desde la GPU entre este kernel y el siguiente, que los sobrescribe.',
   'scan.packed.scan.title': 'Un scan de los recuentos de los tiles',
   'scan.packed.scan':
-    '`scan_tiles` convierte los {tiles} recuentos en su prefix sum exclusivo, en el mismo buffer: el primer hueco del tile t es el número de flags visibles en los tiles anteriores ({slots}). Su total, {count}, es el recuento.',
+    '`scan_tiles` convierte los recuentos de los tiles en su prefix sum exclusivo, en el mismo buffer: el primer hueco del tile t es el número de flags visibles en los tiles anteriores ({slots}). Su total, {count}, es el recuento.',
   'scan.packed.slotRow': 'hueco',
   'scan.packed.scatter.title': 'Dispersión desde los bits{where}',
   'scan.packed.scatter':

@@ -186,7 +186,6 @@ function atomicView(method, trace, step, block, t) {
       view.header = 'k';
       const launch = runs.every((r, k) => k === 0 || runs[k - 1].group < r.group);
       view.text = t('scan.aggregated.reserve', {
-        groups: runs.length,
         list: runs.map((r) => r.group).join(', ') || t('scan.atomic.none'),
         launch: runs.length > 1 ? t(launch ? 'scan.aggregated.inLaunch' : 'scan.aggregated.outOfLaunch') : '',
       });

@@ -89,7 +89,7 @@ function packedView(trace, step, block, t) {
       op(512 + tile).writes.push(['counts', tile]);
       for (let w = 0; w < words; w++) op(512 + tile).reads.push(['bits', w]);
       view.header = 't';
-      view.text = t('scan.packed.count', { tiles, tile: String(tile), count: trace.tileCounts[tile] ?? 0, size: layout.tile, words: layout.tile / 32 });
+      view.text = t('scan.packed.count', { tile: String(tile), count: trace.tileCounts[tile] ?? 0, size: layout.tile, words: layout.tile / 32 });
       break;
     }
     case 'scan': {
@@ -101,7 +101,7 @@ function packedView(trace, step, block, t) {
         op(512 + k).writes.push(['slots', k]);
       }
       view.header = 't';
-      view.text = t('scan.packed.scan', { tiles, slots: Array.from(trace.tileSlots).join(', '), count: trace.count });
+      view.text = t('scan.packed.scan', { slots: Array.from(trace.tileSlots).join(', '), count: trace.count });
       break;
     }
     case 'scatter': {
