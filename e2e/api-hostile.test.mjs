@@ -267,6 +267,7 @@ test('a freed or never-made Playground answers with .kind "freed" (a rejected pr
         freshIndices: Array.from(freshRun.indices ?? []),
         run: await sync(() => pg.run('scan')),
         scanTrace: await sync(() => pg.scanTrace()),
+        packedTrace: await sync(() => pg.packedTrace()),
         setFlags: await sync(() => pg.setFlags(new Uint32Array([1]))),
         backend: await settle(() => pg.backend),
         unboundRun: await sync(() => unbound.run('scan')),
@@ -275,6 +276,7 @@ test('a freed or never-made Playground answers with .kind "freed" (a rejected pr
     });
     assert.deepEqual(report.run, { kind: 'freed', promise: true });
     assert.deepEqual(report.scanTrace, { kind: 'freed', promise: true });
+    assert.deepEqual(report.packedTrace, { kind: 'freed', promise: true });
     assert.deepEqual(report.setFlags, { kind: 'freed', promise: false });
     assert.equal(report.backend.kind, 'freed');
     assert.deepEqual(report.unboundRun, { kind: 'freed', promise: true });

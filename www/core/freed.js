@@ -7,7 +7,7 @@
 // A second free() and a free() of anything not a live handle are nothing.
 
 /** The methods that return a promise (the rest answer at once). */
-const ASYNC_METHODS = ['run', 'scanTrace', 'atomicTrace', 'tileTrace', 'compile', 'benchmark', 'drawOrder'];
+const ASYNC_METHODS = ['run', 'scanTrace', 'atomicTrace', 'packedTrace', 'tileTrace', 'compile', 'benchmark', 'drawOrder'];
 
 /** Each live handle -> the pointer it was made with; a copy is not a key, a changed pointer does not match. */
 const live = new WeakMap();
