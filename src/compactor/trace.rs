@@ -96,6 +96,25 @@ pub async fn trace_tiles(
 }
 
 impl Compactor {
+    /// Records `compaction`'s clears, then each of its dispatches in a pass of
+    /// its own, calling `between` after each: where a trace copies out a buffer
+    /// that a later kernel changes in place.
+    fn encode_passes(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        compaction: &super::Compaction,
+        mut between: impl FnMut(&super::Dispatch, &mut wgpu::CommandEncoder),
+    ) {
+        clear_before(encoder, compaction);
+        for dispatch in &compaction.dispatches {
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                self.dispatch(&mut pass, dispatch);
+            }
+            between(dispatch, encoder);
+        }
+    }
+
     async fn trace_scan_inner(&self, flags: &[u32]) -> Result<ScanTrace> {
         let len = flags.len() as u64;
         let buffer = ScratchBuffer(self.upload(flags)?);
@@ -104,26 +123,15 @@ impl Compactor {
             .destroy_on_drop();
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
-        clear_before(&mut encoder, &compaction);
         let mut readback = Readback::default();
         let mut block_prefix = Vec::new();
-        for dispatch in &compaction.dispatches {
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                self.dispatch(&mut pass, dispatch);
-            }
+        self.encode_passes(&mut encoder, &compaction, |dispatch, encoder| {
             // The prefix before `add_offsets` changes it in place.
             if let Some(level) = dispatch.scan_level {
                 let buffers = &compaction.levels[level];
-                block_prefix.push(readback.copy(
-                    device,
-                    &mut encoder,
-                    &buffers.prefix,
-                    0,
-                    buffers.len,
-                ));
+                block_prefix.push(readback.copy(device, encoder, &buffers.prefix, 0, buffers.len));
             }
-        }
+        });
         let levels = &compaction.levels;
         let slots: Vec<LevelSlots> = levels
             .iter()
@@ -206,18 +214,14 @@ impl Compactor {
         let tiles = len.div_ceil(TILE as u64);
         let device = &self.device;
         let mut encoder = device.create_command_encoder(&Default::default());
-        clear_before(&mut encoder, &compaction);
         let mut readback = Readback::default();
         let mut counted = None;
-        for dispatch in &compaction.dispatches {
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                self.dispatch(&mut pass, dispatch);
-            }
+        self.encode_passes(&mut encoder, &compaction, |dispatch, encoder| {
+            // The counts before `scan_tiles` scans them in place.
             if dispatch.kernel.id == KernelId::PackBitsCounted {
-                counted = Some(readback.copy(device, &mut encoder, counts, 0, tiles));
+                counted = Some(readback.copy(device, encoder, counts, 0, tiles));
             }
-        }
+        });
         let bits = readback.copy(device, &mut encoder, bits, 0, len.div_ceil(32));
         let slots = readback.copy(device, &mut encoder, counts, 0, tiles);
         let output = compaction.copy_output(device, &mut encoder, &mut readback);

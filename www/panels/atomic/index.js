@@ -111,12 +111,13 @@ export function create(context) {
       const sizes = SEARCH_SIZES.filter((n) => !software || n <= SOFTWARE_MAX);
       for (const n of sizes) {
         const flags = context.kernels().presetFlags('random', n, 0.5, 1);
+        // The search's own engine: its flags stay set for every run at this size.
+        await side.exec((pg) => pg.setFlags(flags));
         const results = methods.map((method) => ({ method, runs: [] }));
         for (const entry of results) {
           for (let k = 0; k < SEARCH_RUNS && context.alive(); k++) {
             done.set(t('atomic.search.progress', { n, method: entry.method, k: k + 1, runs: SEARCH_RUNS }));
             const r = await side.exec(async (pg) => {
-              pg.setFlags(flags);
               await side.compileIn(pg, entry.method);
               return pg.run(entry.method);
             });

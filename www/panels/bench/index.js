@@ -78,9 +78,7 @@ export function create(context) {
       panel.configure({ methods, maxFlags: engine.pg.maxFlags, software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName) });
     },
     keep: () => (panel.rows.length ? { rows: panel.rows } : null),
-    restore: ({ rows }) => {
-      for (const row of rows) panel.addRow(row);
-    },
+    restore: ({ rows }) => panel.restore(rows),
     destroy: cancel,
   };
 }

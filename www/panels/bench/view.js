@@ -125,6 +125,12 @@ export class BenchPanel {
     this.render();
   }
 
+  /** The rows another view of this panel showed (a language switch), drawn once. */
+  restore(rows) {
+    this.rows = [...rows];
+    this.render();
+  }
+
   render() {
     const t = this.t;
     const rows = this.rows;

@@ -5,7 +5,7 @@
 // buffer's list: nothing here invents a schedule. Pure: no DOM here.
 
 import { layout } from '../../core/layout.js';
-import { cells, BLANK as blank } from './steps.js';
+import { cells, blankView, indicesRow, BLANK as blank } from './steps.js';
 
 /** Where each kind of step is in the WGSL. */
 const CODE = {
@@ -90,16 +90,8 @@ export function atomicModel(method) {
 /** @returns {any} the stepper's view of `step` (see steps.js `stepView` for its shape) */
 function atomicView(method, trace, step, block, t) {
   const kernel = method === 'atomic' ? 'atomic_counter' : 'atomic_aggregated';
-  const view = { title: '', text: '', code: CODE[kernel][step.kind] ?? (step.kind === 'result' ? CODE.indirect_args : null), rows: [], arrows: [], ops: new Map(), step };
-  if (step.kind === 'empty') {
-    view.title = t('scan.empty.title');
-    view.text = t('scan.empty');
-    return view;
-  }
-  const op = (inv) => {
-    if (!view.ops.has(inv)) view.ops.set(inv, { reads: [], writes: [] });
-    return view.ops.get(inv);
-  };
+  const { view, op } = blankView(step, CODE[kernel][step.kind] ?? (step.kind === 'result' ? CODE.indirect_args : null), t);
+  if (step.kind === 'empty') return view;
   const { start, live } = windowOf(trace, block);
   const group = Math.floor(start / layout.atomicWorkgroup);
   const where = windows(trace) > 1 ? t('scan.atomic.where', { group: String(group) }) : '';
@@ -200,8 +192,8 @@ function atomicView(method, trace, step, block, t) {
         label: method === 'atomic' ? t('scan.atomic.slotRow') : 'global_base + local_slot',
         cells: cells(live, (c) => ({ i: start + c, inv: c, value: trace.slots[start + c] === layout.noSlot ? blank : trace.slots[start + c] })),
       });
-      const shown = Math.min(trace.count, layout.block);
-      view.rows.push({ key: 'indices', label: 'indices[k]', cells: cells(shown, (k) => ({ i: k, inv: -1, value: trace.indices[k] })) });
+      const { shown, row } = indicesRow(trace);
+      view.rows.push(row);
       for (const c of visibleHere) {
         const slot = trace.slots[start + c];
         if (slot < shown) view.arrows.push({ from: [slotKey, c], to: ['indices', slot], inv: c, kind: 'scatter' });
@@ -213,8 +205,7 @@ function atomicView(method, trace, step, block, t) {
     }
     case 'result': {
       view.title = t('steps.result.title');
-      const shown = Math.min(trace.count, layout.block);
-      view.rows.push({ key: 'indices', label: 'indices[k]', cells: cells(shown, (k) => ({ i: k, inv: -1, value: trace.indices[k] })) });
+      view.rows.push(indicesRow(trace).row);
       view.header = 'k';
       view.text = t('scan.atomic.result', { count: trace.count, n: trace.flags.length, instanceCount: trace.instanceCount });
       break;

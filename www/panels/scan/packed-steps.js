@@ -5,7 +5,7 @@
 // of 256 flags: eight words of bits. Pure: no DOM here.
 
 import { layout } from '../../core/layout.js';
-import { cells, BLANK as blank } from './steps.js';
+import { cells, blankView, indicesRow, BLANK as blank } from './steps.js';
 
 const CODE = {
   pack: { module: 'pack_bits', fn: 'pack_bits_counted', focus: ['countOneBits(pack(li, chunk))'] },
@@ -40,16 +40,8 @@ export function packedModel() {
 
 /** @returns {any} the stepper's view of `step` (see steps.js `stepView` for its shape) */
 function packedView(trace, step, block, t) {
-  const view = { title: '', text: '', code: CODE[step.kind] ?? null, rows: [], arrows: [], ops: new Map(), step };
-  if (step.kind === 'empty') {
-    view.title = t('scan.empty.title');
-    view.text = t('scan.empty');
-    return view;
-  }
-  const op = (inv) => {
-    if (!view.ops.has(inv)) view.ops.set(inv, { reads: [], writes: [] });
-    return view.ops.get(inv);
-  };
+  const { view, op } = blankView(step, CODE[step.kind] ?? null, t);
+  if (step.kind === 'empty') return view;
   const n = trace.flags.length;
   const b = Math.min(block, windows(trace) - 1);
   const start = b * layout.block;
@@ -108,8 +100,8 @@ function packedView(trace, step, block, t) {
       view.title = t('scan.packed.scatter.title', { where });
       view.rows.push(flagRow);
       view.rows.push({ key: 'slot', label: t('scan.packed.slotRow'), cells: cells(live, (c) => ({ i: start + c, inv: c, value: slotOf.has(c) ? slotOf.get(c) : blank })) });
-      const shown = Math.min(trace.count, layout.block);
-      view.rows.push({ key: 'indices', label: 'indices[k]', cells: cells(shown, (k) => ({ i: k, inv: -1, value: trace.indices[k] })) });
+      const { shown, row } = indicesRow(trace);
+      view.rows.push(row);
       for (const [c, slot] of slotOf) {
         view.arrows.push({ from: ['flag', c], to: ['slot', c], inv: c, kind: 'copy' });
         if (slot < shown) view.arrows.push({ from: ['slot', c], to: ['indices', slot], inv: c, kind: 'scatter' });
@@ -122,8 +114,7 @@ function packedView(trace, step, block, t) {
     }
     case 'result': {
       view.title = t('steps.result.title');
-      const shown = Math.min(trace.count, layout.block);
-      view.rows.push({ key: 'indices', label: 'indices[k]', cells: cells(shown, (k) => ({ i: k, inv: -1, value: trace.indices[k] })) });
+      view.rows.push(indicesRow(trace).row);
       view.header = 'k';
       view.text = t('scan.packed.result', { count: trace.count, n, instanceCount: trace.instanceCount });
       break;

@@ -65,6 +65,31 @@ export function cells(n, fill) {
   return Array.from({ length: n }, (_, c) => ({ col: c, ...fill(c) }));
 }
 
+/**
+ * A step's view to fill (the shape `stepView` returns), with `code` its WGSL
+ * reference, and `op(inv)`: what invocation `inv` reads and writes. The empty
+ * step's view comes already worded.
+ */
+export function blankView(step, code, t) {
+  const view = { title: '', text: '', code, rows: [], arrows: [], ops: new Map(), step };
+  if (step.kind === 'empty') {
+    view.title = t('scan.empty.title');
+    view.text = t('scan.empty');
+  }
+  /** @param {number} inv */
+  const op = (inv) => {
+    if (!view.ops.has(inv)) view.ops.set(inv, { reads: [], writes: [] });
+    return view.ops.get(inv);
+  };
+  return { view, op };
+}
+
+/** The output row of the atomic and packed models: the first block of `indices[k]`, and how many it shows. */
+export function indicesRow(trace) {
+  const shown = Math.min(trace.count, layout.block);
+  return { shown, row: { key: 'indices', label: 'indices[k]', cells: cells(shown, (k) => ({ i: k, inv: -1, value: trace.indices[k] })) } };
+}
+
 /** @returns {Cell[]} */
 function cellsOf(values, start, live, extra = {}) {
   /** @type {Cell[]} */
@@ -85,21 +110,13 @@ const levelName = (t, level) => (level === 0 ? t('scan.level0') : t('scan.levelN
  *    ops: Map(inv -> { reads: [[rowKey, col]], writes: [[rowKey, col]] }) }`.
  */
 export function stepView(trace, step, block0, t) {
-  const view = { title: '', text: '', code: SCAN_CODE[step.kind] ?? null, rows: [], arrows: [], ops: new Map(), step };
-  const op = (inv) => {
-    if (!view.ops.has(inv)) view.ops.set(inv, { reads: [], writes: [] });
-    return view.ops.get(inv);
-  };
+  const { view, op } = blankView(step, SCAN_CODE[step.kind] ?? null, t);
   const link = (inv, from, to, kind) => {
     view.arrows.push({ from, to, inv, kind });
   };
   const n = trace.flags.length;
 
-  if (step.kind === 'empty') {
-    view.title = t('scan.empty.title');
-    view.text = t('scan.empty');
-    return view;
-  }
+  if (step.kind === 'empty') return view;
 
   const lv = trace.levels[step.level];
   const w = windowAt(trace, step.level, block0);
