@@ -5,139 +5,40 @@
 // styles unchanged, the site's own key bindings untouched by keys used inside
 // the element, a page without an element paying the loader alone, client-side
 // navigation, the site's dark switch, the iframe sized by its content, and each
-// recipe's exercise (its starting text from a file, or inline in plain HTML).
-// The generators are installed by scripts/setup.sh (target/docs-tools/).
+// recipe's exercise (its starting text from a file, or inline in plain HTML),
+// and no layout shift on a page with the element above the fold. The other
+// generators: e2e/sites-js.test.mjs (Docusaurus, Starlight) and
+// e2e/sites-py.test.mjs (Zensical, Sphinx). The generators are installed by
+// scripts/setup.sh (target/docs-tools/).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { cp, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
-import { launchBrowser, newLoggedPage, startServer, REPO_ROOT } from './browser.mjs';
-import { compact, fnv1a } from './oracle.mjs';
-import { READY_MS, TEST_TIMEOUT, ready, idle } from './helpers.mjs';
+import { TEST_TIMEOUT, ready } from './helpers.mjs';
 import { siteFiles } from './docs.mjs';
-import { hostStyles, styleDifferences } from './host.mjs';
 import { DIST } from './site.mjs';
+import { ARTICLE_HASH, ARTICLE_RESULT, TOOLS, assertNoShift, exercise, installPackage, kit, open, pressInside, product, results, run, sameHostStyles, serve, useSites, writeSite } from './sites.mjs';
 
-const run = promisify(execFile);
-const TOOLS = path.join(REPO_ROOT, 'target', 'docs-tools');
 const MKDOCS = path.join(TOOLS, 'venv', 'bin', 'mkdocs');
 const MDBOOK = process.env.MDBOOK ?? path.join(TOOLS, 'bin', 'mdbook');
 const VITEPRESS = path.join(TOOLS, 'vitepress');
-const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
 /** A terminal colour code. */
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-const ARTICLE_HASH = fnv1a(compact(ARTICLE));
 
-let browser;
-let work;
-let tarball;
-const servers = [];
-
-before(async () => {
-  work = await mkdtemp(path.join(os.tmpdir(), 'compaction-sites-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT });
-  tarball = path.join(work, JSON.parse(stdout.slice(stdout.indexOf('[')))[0].filename);
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  for (const s of servers) {
-    s.server.closeAllConnections();
-    await new Promise((r) => s.server.close(r));
-  }
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-/** Writes the doc's files of `prefix` into `dir`. */
-async function writeSite(prefix, dir) {
-  for (const [rel, text] of Object.entries(await siteFiles(prefix))) {
-    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await writeFile(path.join(dir, rel), text);
-  }
-}
-
-async function serve(root) {
-  const s = await startServer({ port: 0, root });
-  servers.push(s);
-  return s.url;
-}
-
-/** Opens `url`; `block` keeps the loader from loading (the page as it is without the element's code). */
-async function open(url, { block = false, viewport = { width: 1200, height: 900 } } = {}) {
-  const { page, log } = await newLoggedPage(browser);
-  page.setDefaultTimeout(READY_MS);
-  await page.setViewportSize(viewport);
-  const fetched = [];
-  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  if (block) await page.route(/compaction-playground(\.[\w-]+)?\.js$/, (route) => route.abort());
-  await page.goto(url);
-  return { page, log, fetched };
-}
-
-/** The product's files a page fetched (by name): the loader, the chunks, the wasm. */
-const product = (fetched) => fetched.map((p) => path.basename(p)).filter((f) => /^(compaction-playground|cp-|compaction_playground)/.test(f));
-
-const results = (page) =>
-  page.evaluate(() => [...document.querySelectorAll('compaction-playground')].map((e) => ({ hash: e.result?.hash, count: e.result?.count, backend: e.backend, method: e.method })));
-
-/**
- * The recipe's exercise page: the starting text (a file named by kernel-src, or
- * the inline script) spliced into the shipped scan_block in place of its step,
- * the rest as shipped, and a check that runs on the GPU and fails on the TODO.
- */
-async function exercise(url) {
-  const { page, log } = await open(url, { viewport: { width: 1200, height: 1600 } });
-  try {
-    await ready(page);
-    const source = await page.evaluate(() => document.querySelector('compaction-playground').kernelSource);
-    assert.match(source, /fn step\(li : u32, offset : u32\) \{\n {2}\/\/ Read tmp\[li\]/, `${url}: the starting text`);
-    assert.match(source, /fn publish\(/, `${url}: the rest of scan_block`);
-    const report = await page.evaluate(() => document.querySelector('compaction-playground').check());
-    assert.deepEqual([report.verdict, report.total], ['failed', 8], `${url}: ${JSON.stringify(report)} ${log.join('\n')}`);
-  } finally {
-    await page.close();
-  }
-}
-
-/** The host's styles with the element's code blocked and loaded: no difference. */
-async function sameHostStyles(url, started = ready) {
-  const bare = await open(url, { block: true });
-  const full = await open(url);
-  try {
-    await bare.page.waitForLoadState('networkidle');
-    await started(full.page);
-    await idle(full.page);
-    const differences = styleDifferences(await bare.page.evaluate(hostStyles), await full.page.evaluate(hostStyles));
-    assert.deepEqual(differences, [], `${url}: the host's styles changed`);
-    return full;
-  } finally {
-    await bare.page.close();
-  }
-}
-
-/** Presses `keys` with the focus on `selector` (inside the element), and says whether the page stayed where it was. */
-async function pressInside(page, selector, keys) {
-  const before = page.url();
-  await page.focus(selector);
-  for (const k of keys) await page.keyboard.press(k);
-  await page.waitForTimeout(400);
-  return page.url() === before;
-}
+useSites({ pack: true });
 
 test('MkDocs Material: the recipe builds, the element answers, and the site keeps its styles, keys, instant navigation and palette', { timeout: TEST_TIMEOUT }, async () => {
-  const dir = path.join(work, 'mkdocs');
+  const dir = path.join(kit.work, 'mkdocs');
   await writeSite('mkdocs', dir);
   await cp(DIST, path.join(dir, 'docs', 'assets', 'playground'), { recursive: true });
   await run(MKDOCS, ['build', '--strict', '-q', '-d', 'site'], { cwd: dir, env: { ...process.env, NO_MKDOCS_2_WARNING: '1' } });
   const url = await serve(path.join(dir, 'site'));
   await exercise(`${url}exercise/`);
+  await assertNoShift(url);
 
   // A page without a playground: the loader and nothing more.
   const culling = await open(`${url}culling/`);
@@ -151,7 +52,7 @@ test('MkDocs Material: the recipe builds, the element answers, and the site keep
 
   const { page, log } = await sameHostStyles(url);
   try {
-    assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }], log.join('\n'));
+    assert.deepEqual(await results(page), [ARTICLE_RESULT], log.join('\n'));
     // Inside the element, `p` plays the stepper, `n` and `/` go into the flags box: Material neither pages nor searches.
     assert.ok(await pressInside(page, 'compaction-playground >> [data-testid="step-forward"]', ['p', 'p']), 'p inside the element changed page');
     assert.ok(await pressInside(page, 'compaction-playground >> [data-testid="flag-text"]', ['n', '.', '/', 's']), 'keys typed in the element reached Material');
@@ -171,7 +72,7 @@ test('MkDocs Material: the recipe builds, the element answers, and the site keep
       const e = document.querySelector('compaction-playground');
       return e?.isReady && e.result?.backend === 'gpu';
     });
-    assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }]);
+    assert.deepEqual(await results(page), [ARTICLE_RESULT]);
     assert.deepEqual(
       log.filter((l) => l.startsWith('[pageerror]')),
       [],
@@ -192,22 +93,18 @@ function freePort() {
 }
 
 test('VitePress: `vitepress build` and `vitepress dev` with the package installed; no style, key or search of the site disturbed', { timeout: TEST_TIMEOUT }, async () => {
-  const dir = path.join(work, 'vitepress');
+  const dir = path.join(kit.work, 'vitepress');
   await writeSite('vitepress', dir);
   await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'docs', private: true, type: 'module' }));
   // VitePress itself from the set-up's install; the package from the tarball, as an author installs it.
-  await mkdir(path.join(dir, 'node_modules'), { recursive: true });
-  for (const dep of await import('node:fs/promises').then((fs) => fs.readdir(path.join(VITEPRESS, 'node_modules')))) {
-    if (dep !== 'compaction-playground') await symlink(path.join(VITEPRESS, 'node_modules', dep), path.join(dir, 'node_modules', dep));
-  }
-  await mkdir(path.join(dir, 'node_modules', 'compaction-playground'));
-  await run('tar', ['-xzf', tarball, '-C', path.join(dir, 'node_modules', 'compaction-playground'), '--strip-components=1']);
+  await installPackage(dir, 'vitepress');
   const vitepress = path.join(VITEPRESS, 'node_modules', 'vitepress', 'bin', 'vitepress.js');
   await run(process.execPath, [vitepress, 'build', 'docs'], { cwd: dir });
   const built = path.join(dir, 'docs', '.vitepress', 'dist');
   // The site's stylesheet is its own: nothing of the element's went into it but the author's mapping.
   const url = await serve(built);
   await exercise(`${url}exercise.html`);
+  await assertNoShift(url);
 
   const culling = await open(`${url}culling.html`);
   await culling.page.waitForLoadState('networkidle');
@@ -218,7 +115,7 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
 
   const { page, log } = await sameHostStyles(url);
   try {
-    assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }], log.join('\n'));
+    assert.deepEqual(await results(page), [ARTICLE_RESULT], log.join('\n'));
     // `/` in the flags box stays there: VitePress' search does not open.
     assert.ok(await pressInside(page, 'compaction-playground >> [data-testid="flag-text"]', ['/', 'k']));
     assert.equal(await page.locator('.VPLocalSearchBox').count(), 0, 'the site search opened');
@@ -236,7 +133,7 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
       const e = document.querySelector('compaction-playground');
       return e?.isReady && e.result?.backend === 'gpu';
     });
-    assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }]);
+    assert.deepEqual(await results(page), [ARTICLE_RESULT]);
     // The dark switch (in the menu at this width): what it does, <html class="dark">.
     await page.evaluate(() => document.documentElement.classList.add('dark'));
     await page.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
@@ -269,7 +166,7 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
     const { page: devPage, log: devLog } = await open(`http://localhost:${port}/`);
     try {
       await ready(devPage);
-      assert.deepEqual(await results(devPage), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }], devLog.join('\n'));
+      assert.deepEqual(await results(devPage), [ARTICLE_RESULT], devLog.join('\n'));
     } finally {
       await devPage.close();
     }
@@ -279,12 +176,14 @@ test('VitePress: `vitepress build` and `vitepress dev` with the package installe
 });
 
 test('mdBook: the loader found from the book’s root in a nested chapter; arrows inside the element do not turn the page', { timeout: TEST_TIMEOUT }, async () => {
-  const dir = path.join(work, 'mdbook');
+  const dir = path.join(kit.work, 'mdbook');
   await writeSite('mdbook', dir);
   await cp(DIST, path.join(dir, 'src', 'playground'), { recursive: true });
   await run(MDBOOK, ['build'], { cwd: dir });
   const url = await serve(path.join(dir, 'book'));
   await exercise(`${url}exercise.html`);
+  await assertNoShift(`${url}compaction.html`);
+  await assertNoShift(`${url}scan/scan.html`);
 
   const culling = await open(`${url}culling.html`);
   await culling.page.waitForLoadState('networkidle');
@@ -297,7 +196,7 @@ test('mdBook: the loader found from the book’s root in a nested chapter; arrow
 
   const { page, log } = await sameHostStyles(`${url}scan/scan.html`);
   try {
-    assert.deepEqual(await results(page), [{ hash: ARTICLE_HASH, count: 5, backend: 'gpu', method: 'scan' }], log.join('\n'));
+    assert.deepEqual(await results(page), [ARTICLE_RESULT], log.join('\n'));
     assert.ok(await pressInside(page, 'compaction-playground >> [data-testid="step-forward"]', ['ArrowRight', 'ArrowLeft', 'ArrowRight']), 'an arrow inside the element turned the page');
     assert.equal(await page.$eval('compaction-playground', (e) => e.step), 2);
     // mdBook's dark themes: the element follows.
@@ -319,13 +218,14 @@ test('mdBook: the loader found from the book’s root in a nested chapter; arrow
 });
 
 test('plain HTML: the page and the iframe route of the recipe, the frame sized by its content and told the page’s theme', { timeout: TEST_TIMEOUT }, async () => {
-  const dir = path.join(work, 'plain');
+  const dir = path.join(kit.work, 'plain');
   await writeSite('plain', dir);
   await cp(DIST, path.join(dir, 'playground'), { recursive: true });
   const iframeSnippet = (await siteFiles('plain'))['iframe.html'];
   await writeFile(path.join(dir, 'framed.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>framed</title></head><body><h1>Framed</h1>\n${iframeSnippet}</body></html>`);
   const url = await serve(dir);
   await exercise(`${url}exercise.html`);
+  await assertNoShift(url);
 
   const first = (p) => p.waitForFunction(() => document.querySelector('compaction-playground').isReady && !document.querySelector('compaction-playground').busy);
   const { page, log } = await sameHostStyles(url, first);

@@ -225,38 +225,50 @@ setup_node_modules() {
 }
 
 # ------------------------------------------------------- docs generators ---
-# The generators of docs/embedding.md's recipes, for e2e/sites.test.mjs, all
-# under target/docs-tools/: MkDocs Material in a venv (PyPI), VitePress
-# (npm, from scripts/docs-tools/'s lock file), mdBook (`cargo install`, a few
-# minutes once per machine, linked from the user's cache). Only `npm test`
-# needs them; `npm start` does not install them.
+# The generators of docs/embedding.md's recipes, for the site tests (e2e/sites*.test.mjs),
+# all under target/docs-tools/: MkDocs Material, Zensical, Sphinx and furo in a
+# venv (PyPI), VitePress, Docusaurus and Astro Starlight (npm, each from its
+# lock file in scripts/docs-tools/), mdBook (`cargo install`, a few minutes
+# once per machine, linked from the user's cache). Only `npm test` needs them;
+# `npm start` does not install them.
 SETUP_DOCS_TOOLS="$SETUP_REPO_ROOT/target/docs-tools"
 SETUP_MDBOOK_VERSION=0.5.4
+
+# npm ci of one generator's lock file ($2) into target/docs-tools/$1, unless that lock is installed.
+setup_npm_tool() {
+  local name=$1 from=$2 into="$SETUP_DOCS_TOOLS/$1"
+  if [[ -d "$into/node_modules" ]] && cmp -s "$from/package-lock.json" "$into/package-lock.json"; then
+    setup_log "$name present"
+    return 0
+  fi
+  setup_log "npm ci of $name in target/docs-tools/$name"
+  rm -rf "$into"
+  mkdir -p "$into"
+  cp "$from/package.json" "$from/package-lock.json" "$into/"
+  (cd "$into" && npm ci --no-audit --no-fund --loglevel=error </dev/null) || { echo "setup: npm ci of $name failed" >&2; return 1; }
+}
 
 setup_docs_tools() {
   local tools="$SETUP_DOCS_TOOLS" spec="$SETUP_REPO_ROOT/scripts/docs-tools"
   mkdir -p "$tools"
   # MkDocs Material.
   if [[ -x "$tools/venv/bin/mkdocs" ]] && cmp -s "$spec/requirements.txt" "$tools/venv/requirements.txt"; then
-    setup_log "MkDocs Material present ($("$tools/venv/bin/mkdocs" --version | awk '{print $3}'))"
+    setup_log "MkDocs Material, Zensical, Sphinx present ($("$tools/venv/bin/mkdocs" --version | awk '{print $3}'), $("$tools/venv/bin/zensical" --version), $("$tools/venv/bin/sphinx-build" --version))"
   else
     setup_log "python3 -m venv target/docs-tools/venv; pip install -r scripts/docs-tools/requirements.txt"
     rm -rf "$tools/venv"
     python3 -m venv "$tools/venv" || setup_die "python3 -m venv failed (Debian: apt-get install python3-venv)"
     "$tools/venv/bin/pip" install -q --disable-pip-version-check -r "$spec/requirements.txt" </dev/null ||
-      setup_die "pip install of MkDocs Material failed"
+      setup_die "pip install of the Python docs generators failed"
     cp "$spec/requirements.txt" "$tools/venv/requirements.txt"
   fi
-  # VitePress.
-  if [[ -d "$tools/vitepress/node_modules/vitepress" ]] && cmp -s "$spec/package-lock.json" "$tools/vitepress/package-lock.json"; then
-    setup_log "VitePress present"
-  else
-    setup_log "npm ci of VitePress in target/docs-tools/vitepress"
-    rm -rf "$tools/vitepress"
-    mkdir -p "$tools/vitepress"
-    cp "$spec/package.json" "$spec/package-lock.json" "$tools/vitepress/"
-    (cd "$tools/vitepress" && npm ci --no-audit --no-fund </dev/null) || setup_die "npm ci of VitePress failed"
-  fi
+  # VitePress, Docusaurus, Astro Starlight: each its own npm ci (their React,
+  # Vue and Vite would not share one tree), the three side by side.
+  local pids=() name
+  setup_npm_tool vitepress "$spec" & pids+=($!)
+  setup_npm_tool docusaurus "$spec/docusaurus" & pids+=($!)
+  setup_npm_tool starlight "$spec/starlight" & pids+=($!)
+  for name in "${pids[@]}"; do wait "$name" || setup_die "npm ci of a docs generator failed (above)"; done
   # mdBook: compiled once per machine into a versioned folder of the user's
   # cache, not per clone (every clean clone compiled it again, beside the
   # tests' own build on the same cores), and not into ~/.cargo/bin, where it

@@ -16,8 +16,9 @@
 #   -> tsc (JSDoc types), unit tests (node --test tests/js/)
 #   -> browser tests (node --test e2e/, two files at a time, the slowest
 #      first; the docs generators' sites among them)
-# The docs generators (MkDocs Material, VitePress, mdBook) and Firefox install
-# in the background from the start; the browser tests wait for them.
+# The docs generators (MkDocs Material, Zensical, Sphinx, VitePress,
+# Docusaurus, Starlight, mdBook) and Firefox install in the background from
+# the start; the browser tests wait for them.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -169,7 +170,7 @@ if ((${#E2E_TESTS[@]})); then
   # them the native tests took 279 s (85 alone), the library's check 440 s
   # (85) and the whole no less time, with a timing test of sharing.test.mjs past
   # its bound.
-  SLOW_FIRST=(steppers language links sharing guest kernel playground panels tiles a11y)
+  SLOW_FIRST=(steppers language links sharing guest sites-js kernel playground panels tiles a11y)
   ORDERED=()
   for name in "${SLOW_FIRST[@]}"; do
     for f in "${E2E_TESTS[@]}"; do [[ "$(basename "$f")" == "$name.test.mjs" ]] && ORDERED+=("$f"); done

@@ -37,15 +37,24 @@ test('Tab and Escape always reach the site, even when the element used them', ()
   }
 });
 
-test('a key the element used stays, whatever the control; a key it did not use on a button goes on', () => {
+test('a key the element used stays, whatever the control; a named key it did not use on a button goes on', () => {
   assert.equal(staysInside(key('p'), el('button'), true), true);
   assert.equal(staysInside(key('ArrowRight', { altKey: true }), el('button'), true), true);
-  assert.equal(staysInside(key('n'), el('button'), false), false);
+  assert.equal(staysInside(key('ArrowLeft'), el('button'), false), false);
+  assert.equal(staysInside(key('F1'), el('button'), false), false);
   assert.equal(staysInside(key('Enter'), el('button'), false), true);
   assert.equal(staysInside(key(' '), el('button'), false), true);
   assert.equal(staysInside(key('ArrowRight'), el('input', 'range'), false), true);
   assert.equal(staysInside(key('PageDown'), el('input', 'range'), false), true);
-  assert.equal(staysInside(key('p'), el('input', 'range'), false), false);
+  assert.equal(staysInside(key('Backspace'), el('input', 'range'), false), false);
   assert.equal(staysInside(key('ArrowDown'), el('input', 'radio'), false), true);
-  assert.equal(staysInside(key('x'), el('div'), false), false);
+  assert.equal(staysInside(key('ArrowLeft'), el('div'), false), false);
+});
+
+test('an unmodified character key stays wherever the focus is inside the element (the site sees the element, not a button)', () => {
+  for (const target of [el('button'), el('input', 'range'), el('input', 'checkbox'), el('div', null, { role: 'grid' }), el('div')]) {
+    for (const k of ['/', 'n', 'p', 's', '?', 'é', '😀']) assert.equal(staysInside(key(k), target, false), true, `${target.localName}: ${k}`);
+    assert.equal(staysInside(key('/', { ctrlKey: true }), target, false), false);
+    assert.equal(staysInside(key('k', { altKey: true }), target, false), false);
+  }
 });

@@ -5,10 +5,14 @@
 // element. What stays: every key the element used (a stepper shortcut, a
 // grid's arrows), every unmodified key typed into one of its text boxes, and
 // the keys a focused control acts on by itself (Enter and Space on a button,
-// arrows on a slider, radios or a list). What goes on to the site: Tab and
-// Escape always, shortcuts with Ctrl, ⌘ or Alt unless the element used them,
-// and keys that mean nothing on the focused control. Pure: the event is read,
-// never changed.
+// arrows on a slider, radios or a list), and every unmodified character key
+// (`/`, `n`, `p`): a site cannot see which of the element's controls has the
+// focus (document.activeElement is the element), so one that skips its
+// single-key shortcuts on a focused button (Sphinx's `/`) would act on them
+// here. What goes on to the site: Tab and Escape always, shortcuts with
+// Ctrl, ⌘ or Alt unless the element used them, and the other keys that mean
+// nothing on the focused control (arrows on a button, F-keys). Pure: the
+// event is read, never changed.
 
 const NAVIGATION = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
 const TEXT_INPUTS = new Set(['text', 'search', 'number', 'email', 'url', 'tel', 'password', '']);
@@ -45,6 +49,8 @@ export function staysInside(e, target, used) {
   if (e.key === 'Tab' || e.key === 'Escape') return false;
   if (used) return true;
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  // A character key (one character, Space included: named keys are longer).
+  if ([...e.key].length === 1) return true;
   const activates = e.key === 'Enter' || e.key === ' ';
   switch (controlKind(target)) {
     case 'text':
