@@ -717,6 +717,33 @@ fn foreign_and_lost_resources_are_errors() {
     );
 }
 
+/// Issue 39, finding 12: a flags buffer destroyed between `prepare` and
+/// `run_compaction` is an `Err`, with the default (panicking) handler installed.
+#[test]
+fn a_flags_buffer_destroyed_after_prepare_is_an_error_from_run_compaction() {
+    let compactor = common::compactor();
+    let flags = compactor.upload(&common::ARTICLE_EXAMPLE).expect("upload");
+    let compaction = compactor
+        .prepare(
+            &flags,
+            common::ARTICLE_EXAMPLE.len() as u64,
+            Method::Lookback,
+            6,
+        )
+        .expect("prepare");
+    flags.destroy();
+    let got = pollster::block_on(compactor.run_compaction(&compaction));
+    assert!(
+        matches!(got, Err(Error::Gpu(_))),
+        "{:?}",
+        got.map(|o| o.indices)
+    );
+    // The compactor goes on: a new buffer compacts exactly.
+    let again =
+        pollster::block_on(compactor.run(&common::ARTICLE_EXAMPLE, Method::Lookback)).expect("run");
+    assert_eq!(again.indices, vec![0, 3, 4, 6, 9]);
+}
+
 #[test]
 fn a_compaction_destroyed_after_its_submission_still_gives_that_submissions_output() {
     // `destroy` frees at once what was not yet submitted; work already submitted finishes first.

@@ -55,8 +55,8 @@ pub fn json_string(s: &str) -> String {
 /// The longest message shown on a terminal (a path or a value may be anything).
 const SHOWN_CHARS: usize = 400;
 
-/// `s` fit to print in a message: control and bidirectional-override
-/// characters escaped as `\u{…}` (a file name cannot rewrite the line around
+/// `s` fit to print in a message: control, bidirectional-override and
+/// invisible characters escaped as `\u{…}` (a file name cannot rewrite the line around
 /// it), cut to `SHOWN_CHARS`.
 pub fn shown(s: &str) -> String {
     escape(s, SHOWN_CHARS)
@@ -69,7 +69,8 @@ pub fn escaped(s: &str) -> String {
 }
 
 fn escape(s: &str, max_chars: usize) -> String {
-    let bidi = |c: char| matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    // Bidirectional overrides, and the invisible ones (zero-width, a byte-order mark) a message would show as nothing.
+    let bidi = |c: char| matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}');
     let mut out = String::new();
     for (k, c) in s.chars().enumerate() {
         if k == max_chars {
@@ -124,6 +125,59 @@ pub fn read_source(path: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("--source {shown}: not UTF-8 text"))
 }
 
+/// Which standard streams (0 stdin, 1 stdout) the process started with closed
+/// (`compact <&-`, `bench >&-`). Rust's start-up puts /dev/null in a closed
+/// one's place before `main`: a closed stdin would read as empty (a count of
+/// 0) and every write to a closed stdout would succeed into nothing. So each
+/// binary records them before `main` with [`crate::record_closed_streams!`].
+static CLOSED_AT_START: [std::sync::atomic::AtomicBool; 2] = [
+    std::sync::atomic::AtomicBool::new(false),
+    std::sync::atomic::AtomicBool::new(false),
+];
+
+/// Records that standard stream `fd` (0 or 1) was closed when the process
+/// started; called before `main` by [`crate::record_closed_streams!`].
+pub fn record_closed(fd: usize) {
+    if let Some(flag) = CLOSED_AT_START.get(fd) {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether standard stream `fd` (0 stdin, 1 stdout) was closed when the
+/// process started (always false where it cannot be told, off Linux).
+pub fn closed_at_start(fd: usize) -> bool {
+    CLOSED_AT_START
+        .get(fd)
+        .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// Expanded once in each binary (so that the linker keeps it): a function in
+/// `.init_array`, run before Rust's start-up, that asks whether descriptors 0
+/// and 1 are open and records the closed ones ([`cli::closed_at_start`]).
+#[macro_export]
+macro_rules! record_closed_streams {
+    () => {
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[link_section = ".init_array"]
+        static RECORD_CLOSED_STREAMS: extern "C" fn() = {
+            extern "C" fn record() {
+                extern "C" {
+                    fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+                }
+                const F_GETFD: i32 = 1;
+                for fd in 0..2 {
+                    // SAFETY: F_GETFD only asks for the descriptor's flags; it changes nothing.
+                    if unsafe { fcntl(fd, F_GETFD) } < 0 {
+                        $crate::cli::record_closed(fd as usize);
+                    }
+                }
+            }
+            record
+        };
+    };
+}
+
 /// Stdout failed: a reader that went away (`| head`) ends the run quietly;
 /// anything else (a full disk) is said, exit 1.
 pub fn write_failed(program: &str, e: &std::io::Error) -> std::process::ExitCode {
@@ -143,6 +197,7 @@ mod tests {
         assert_eq!(shown("a\u{1b}[31mb\u{202e}c"), "a\\u{001b}[31mb\\u{202e}c");
         assert_eq!(shown(&"x".repeat(1000)).chars().count(), SHOWN_CHARS + 1);
         assert_eq!(shown("plain"), "plain");
+        assert_eq!(shown("\u{feff}1\u{200b}"), "\\u{feff}1\\u{200b}");
         let long = format!("{}\u{202e}", "y".repeat(1000));
         assert_eq!(escaped(&long).chars().count(), 1000 + 8);
     }

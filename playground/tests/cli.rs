@@ -193,6 +193,41 @@ fn a_closed_stdout_is_said() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
+fn a_closed_stdin_is_said_and_a_closed_stdout_fails_bench_and_registers() {
+    // `compact <&-`: Rust's start-up would read /dev/null there, a count of 0.
+    let out = Command::new("sh")
+        .args(["-c", "\"$0\" <&-"])
+        .arg(env!("CARGO_BIN_EXE_compact"))
+        .output()
+        .expect("run compact through sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(stderr.contains("standard input is closed"), "{stderr}");
+    for bin in [env!("CARGO_BIN_EXE_bench"), env!("CARGO_BIN_EXE_registers")] {
+        let out = Command::new("sh")
+            .args(["-c", "\"$0\" --help >&-"])
+            .arg(bin)
+            .output()
+            .expect("run through sh");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{bin}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed"),
+            "{bin}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_byte_order_mark_opens_the_input_quietly() {
+    let (code, stdout, stderr) = compact(&["--method", "scan"], "\u{feff}1,0,1".as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"count\":2"), "{stdout}");
+}
+
+#[test]
 fn a_file_name_with_control_characters_is_escaped_in_the_error() {
     let (code, stdout, stderr) = compact(&["--input", "/nonexistent/a\u{1b}[31m\u{202e}b"], b"");
     assert_eq!(code, 2, "{stderr}");

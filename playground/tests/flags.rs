@@ -24,6 +24,20 @@ fn list_errors_name_the_token() {
 }
 
 #[test]
+fn a_byte_order_mark_opening_the_text_is_not_a_flag() {
+    assert_eq!(flags::parse_list("\u{feff}1,0,1").unwrap(), vec![1, 0, 1]);
+    assert_eq!(flags::parse_bits("\u{feff}101").unwrap(), vec![1, 0, 1]);
+    // Split across pieces, as a file is read.
+    let mut reader = FlagReader::new(FlagsFormat::List, 100);
+    reader.push(&[0xef, 0xbb]).unwrap();
+    reader.push(&[0xbf, b'1', b' ', b'0']).unwrap();
+    assert_eq!(reader.finish().unwrap(), vec![1, 0]);
+    // Anywhere else it is a bad token, shown escaped.
+    let err = flags::parse_list("1 \u{feff}0").unwrap_err().to_string();
+    assert!(err.contains("token 2"), "{err}");
+}
+
+#[test]
 fn bits_ignore_whitespace_and_reject_other_characters() {
     assert_eq!(
         flags::parse_bits("1001 1010\n01").unwrap(),

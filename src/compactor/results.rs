@@ -39,12 +39,17 @@ impl Compactor {
         let compaction = self
             .prepare(flags, len, method, Self::DEFAULT_VERTEX_COUNT)?
             .destroy_on_drop();
-        self.run_compaction(&compaction).await
+        self.run_compaction_unscoped(&compaction).await
     }
 
     /// Encodes `compaction` in an encoder of its own, submits it and reads its
-    /// outputs back.
+    /// outputs back. A GPU error on the way (its flags buffer destroyed since
+    /// `prepare`) is an `Error::Gpu`, not the device's uncaptured-error handler.
     pub async fn run_compaction(&self, compaction: &Compaction) -> Result<CompactionOutput> {
+        scoped(&self.device, self.run_compaction_unscoped(compaction)).await
+    }
+
+    async fn run_compaction_unscoped(&self, compaction: &Compaction) -> Result<CompactionOutput> {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         self.encode(&mut encoder, compaction)?;
         let pending = compaction.read_output(&self.device, &mut encoder)?;

@@ -66,30 +66,10 @@ fn read_flags(path: Option<&str>, format: FlagsFormat, max: u64) -> Result<Vec<u
     reader.finish()
 }
 
-/// Whether the process started with its standard output closed (`compact >&-`):
-/// told before `main`, because Rust's start-up then opens /dev/null in its place
-/// and every write would succeed into nothing.
-static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static CHECK_STDOUT: extern "C" fn() = {
-    extern "C" fn check() {
-        extern "C" {
-            fn fcntl(fd: i32, cmd: i32, ...) -> i32;
-        }
-        const F_GETFD: i32 = 1;
-        // SAFETY: F_GETFD only asks for descriptor 1's flags; it changes nothing.
-        if unsafe { fcntl(1, F_GETFD) } < 0 {
-            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-    check
-};
+compaction_playground::record_closed_streams!();
 
 fn main() -> ExitCode {
-    if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+    if cli::closed_at_start(1) {
         eprintln!("compact: the standard output is closed: nowhere to write the result");
         return ExitCode::from(1);
     }
@@ -106,6 +86,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.input.is_none() && cli::closed_at_start(0) {
+        eprintln!(
+            "compact: the standard input is closed: give the flags on it or with --input FILE"
+        );
+        return ExitCode::from(2);
+    }
     let result = pollster::block_on(async {
         let gpu = GpuContext::new().await?;
         let compactor = Compactor::new(&gpu.device, &gpu.queue);

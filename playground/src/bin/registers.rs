@@ -25,7 +25,13 @@ use wgpu_compaction::Method;
 
 const USAGE: &str = "usage: registers [--source tile-kernels-variant.wgsl ...] [--portable]";
 
+compaction_playground::record_closed_streams!();
+
 fn main() -> ExitCode {
+    if compaction_playground::cli::closed_at_start(1) {
+        eprintln!("registers: the standard output is closed: nowhere to write the table");
+        return ExitCode::FAILURE;
+    }
     let mut sources = Vec::new();
     let mut subgroups = true;
     let mut args = match cli::args() {

@@ -66,7 +66,12 @@ impl FlagReader {
                 )))
             }
         };
-        for c in text.chars() {
+        // A byte-order mark opening the text (an editor on Windows writes one) is not a flag.
+        let body = match text.strip_prefix('\u{feff}') {
+            Some(body) if self.consumed == 0 => body,
+            _ => text,
+        };
+        for c in body.chars() {
             self.char(c)?;
         }
         self.consumed += text.len() as u64;

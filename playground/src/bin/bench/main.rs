@@ -28,7 +28,13 @@ use copy::{CopyVec4, FixedCost, References};
 use report::{print_header, print_json, print_table};
 use timer::Timer;
 
+compaction_playground::record_closed_streams!();
+
 fn main() -> ExitCode {
+    if compaction_playground::cli::closed_at_start(1) {
+        eprintln!("bench: the standard output is closed: nowhere to write the table");
+        return ExitCode::FAILURE;
+    }
     let args = match args::parse_args() {
         Ok(args::Parsed::Run(args)) => args,
         Ok(args::Parsed::Help) => {
