@@ -67,6 +67,35 @@ test('a long benchmark lets another playground run between its samples, and its 
   }
 });
 
+test('on a software adapter a benchmark goes in slices: Cancel of a 16-rep sample at 2^22 stops it within a slice, not a sample', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openApi(ctx.browser, ctx.server);
+  try {
+    const report = await page.evaluate(async () => {
+      const { Playground } = window.api;
+      const long = await Playground.create();
+      const controller = new AbortController();
+      const started = performance.now();
+      // One sample of 16 scans of 2^22 flags: about a minute on SwiftShader.
+      const stopped = long.benchmark('scan', 2 ** 22, 16, 1, controller.signal).then(
+        () => ({ kind: null, at: performance.now() }),
+        (e) => ({ kind: e.kind, at: performance.now() }),
+      );
+      await new Promise((r) => setTimeout(r, 6000));
+      const abortedAt = performance.now();
+      controller.abort();
+      const outcome = await stopped;
+      long.free();
+      return { kind: outcome.kind, stopMs: outcome.at - abortedAt, ranMs: abortedAt - started };
+    });
+    assert.equal(report.kind, 'aborted', JSON.stringify(report));
+    assert.ok(report.stopMs < 2000, `stopped ${report.stopMs.toFixed(0)} ms after the abort`);
+    assert.deepEqual(traps(log), []);
+    console.log(`# aborted after ${report.ranMs.toFixed(0)} ms; stopped ${report.stopMs.toFixed(0)} ms later`);
+  } finally {
+    await page.close();
+  }
+});
+
 test('a large run on a software adapter lets another playground run between its slices, and is exact', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openApi(ctx.browser, ctx.server);
   try {

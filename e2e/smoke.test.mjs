@@ -217,3 +217,28 @@ test('browser: launchBrowser({ webgpu: false }) gives no adapter; removeNavigato
     await browser.close();
   }
 });
+
+test('a download abandoned mid-file closes the file: the server keeps no descriptor for it', async () => {
+  const big = path.join(fixtureDir, 'big.bin');
+  await writeFile(big, Buffer.alloc(8 << 20, 1));
+  const open = async () => (await import('node:fs/promises')).readdir('/proc/self/fd').then((fds) => fds.length);
+  const before = await open();
+  for (let k = 0; k < 40; k++) {
+    await new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: fixture.port, path: '/big.bin' }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', resolve);
+    });
+  }
+  // The server sees each reader go away a moment later.
+  let now = await open();
+  for (let k = 0; k < 50 && now > before + 5; k++) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = await open();
+  }
+  assert.ok(now <= before + 5, `40 abandoned downloads left ${now - before} descriptors open`);
+});

@@ -20,6 +20,7 @@
 
 import { createServer } from 'node:http';
 import { createReadStream, promises as fsp } from 'node:fs';
+import { pipeline } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -183,9 +184,9 @@ async function handle({ root, realRoot, allow, hosts }, req, res) {
     res.end();
     return;
   }
-  const stream = createReadStream(filePath);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  // pipeline, not pipe: a reader that goes away mid-file (an abandoned
+  // download) closes the file too, where pipe kept its descriptor open for good.
+  pipeline(createReadStream(filePath), res, () => {});
 }
 
 /** Whether a path relative to the root is one of `allow` (files, or folders ending in /). */

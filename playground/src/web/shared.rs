@@ -27,7 +27,25 @@ pub(super) struct SharedGpu {
     lost: RefCell<Option<String>>,
 }
 
+/// On a software adapter, a run of more invocations than this is recorded in
+/// slices of about this many, each its own turn on the page's GPU: another
+/// playground's call waits for one slice (SwiftShader: about 0.5 s for 2^19
+/// flags of the scan's block pass), not for the whole run (17 s for 2^24), and
+/// a benchmark's Cancel is looked at between them.
+/// A hardware GPU runs 2^24 flags in milliseconds: one slice, no waits between.
+const SLICE_INVOCATIONS: u64 = 1 << 19;
+
 impl SharedGpu {
+    /// The most invocations a slice of a run holds on this adapter
+    /// ([`wgpu_compaction::Compactor::encode_slice`]).
+    pub fn slice_invocations(&self) -> u64 {
+        if self.context.is_software() {
+            SLICE_INVOCATIONS
+        } else {
+            u64::MAX
+        }
+    }
+
     /// `Err(DeviceLost)` once the device is gone.
     pub fn check(&self) -> crate::Result<()> {
         match self.lost.borrow().as_ref() {

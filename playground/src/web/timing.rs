@@ -24,9 +24,10 @@ fn now_ms() -> f64 {
 }
 
 /// Times `samples` rounds of `reps` compactions. Each round is its own turn on
-/// the page's GPU, waited for before the next: between rounds another
-/// playground's call runs, and `signal` (an AbortSignal) is looked at, so that
-/// neither waits for the whole benchmark.
+/// the page's GPU, waited for before the next (on a software adapter, each
+/// slice of each run): between them another playground's call runs, and
+/// `signal` (an AbortSignal) is looked at, so that neither waits for the whole
+/// benchmark.
 pub(super) async fn time_gpu(
     shared: &SharedGpu,
     flags: &[u32],
@@ -57,25 +58,63 @@ pub(super) async fn time_gpu(
             Compactor::DEFAULT_VERTEX_COUNT,
         )?
         .destroy_on_drop();
-    // One run first: its pipelines compiled, its buffers touched, its output checked.
-    let output = compactor.run_compaction(&compaction).await?;
     drop(turn);
-    if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
-        let mut samples_ns = Vec::with_capacity(samples as usize);
-        for _ in 0..samples {
+    // On a software adapter a run goes in its slices, each its own turn and
+    // submission, waited for, with `signal` looked at between them: Cancel
+    // waits for one slice, not for a run (13 s at 2^24 on SwiftShader), and
+    // the timer is the wall clock (the slices' sum).
+    let per_slice = shared.slice_invocations();
+    let slices = compactor.slices(&compaction, per_slice);
+    let sliced = slices > 1;
+    // Slice `k` of the compaction `times` over in one submission, its own turn,
+    // waited for; its wall time in ms.
+    let chunk = |times: u32, k: usize| {
+        let compaction = &compaction;
+        async move {
             aborted()?;
             let _turn = shared.lock.lock().await;
             shared.check()?;
             let started = now_ms();
             let mut encoder = device.create_command_encoder(&Default::default());
-            for _ in 0..reps {
-                compactor.encode(&mut encoder, &compaction)?;
+            for _ in 0..times {
+                compactor.encode_slice(&mut encoder, compaction, per_slice, k)?;
             }
             let mut done = Readback::default();
             done.copy(device, &mut encoder, compaction.count(), 0, 1);
             queue.submit([encoder.finish()]);
             done.read(device).await?;
-            samples_ns.push((now_ms() - started) * 1e6 / f64::from(reps));
+            Ok::<f64, crate::Error>(now_ms() - started)
+        }
+    };
+    // One run first: its pipelines compiled, its buffers touched, its output checked.
+    for k in 0..slices {
+        chunk(1, k).await?;
+    }
+    let output = {
+        aborted()?;
+        let _turn = shared.lock.lock().await;
+        shared.check()?;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let pending = compaction.read_output(device, &mut encoder)?;
+        queue.submit([encoder.finish()]);
+        pending.read(device).await?
+    };
+    if sliced || !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        // By the wall clock: a round's reps in one submission, or, sliced, each
+        // slice of each rep its own (the slices' sum).
+        let mut samples_ns = Vec::with_capacity(samples as usize);
+        for _ in 0..samples {
+            let mut ms = 0.0;
+            if sliced {
+                for _ in 0..reps {
+                    for k in 0..slices {
+                        ms += chunk(1, k).await?;
+                    }
+                }
+            } else {
+                ms = chunk(reps, 0).await?;
+            }
+            samples_ns.push(ms * 1e6 / f64::from(reps));
         }
         return Ok(Measured {
             timer: "wall",

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::Gpu;
 use crate::draw_instances::{DrawInstances, Grid, OffscreenImage, Pixels};
 use crate::web::backend::Draw;
-use crate::web::shared::{SharedGpu, Uploaded};
+use crate::web::shared::Uploaded;
 use wgpu_compaction::teaching::{self, scoped, Readback};
 use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Method};
 
@@ -17,26 +17,10 @@ pub(in crate::web) struct Canvas {
     pub draw: DrawInstances,
 }
 
-/// On a software adapter, a run of more invocations than this is recorded in
-/// slices of about this many, each its own turn on the page's GPU: another
-/// playground's call waits for one slice (SwiftShader: about 0.5 s for 2^19
-/// flags of the scan's block pass), not for the whole run (17 s for 2^24).
-/// A hardware GPU runs 2^24 flags in milliseconds: one slice, no waits between.
-const SLICE_INVOCATIONS: u64 = 1 << 19;
-
-/// The most invocations a slice of a run holds on `shared`'s adapter.
-fn slice_invocations(shared: &SharedGpu) -> u64 {
-    if shared.context.is_software() {
-        SLICE_INVOCATIONS
-    } else {
-        u64::MAX
-    }
-}
-
 /// Compacts on the GPU, draws into the canvas or image if one is attached, reads
 /// back. A GPU error on the way (an invalid pipeline, a lost buffer) rejects the
 /// run with its message instead of returning zeros. It takes its turns on the
-/// page's GPU itself: one, or one a slice (`slice_invocations`), each in its
+/// page's GPU itself: one, or one a slice (`SharedGpu::slice_invocations`), each in its
 /// own error scopes. `buffer` holds `flags` on the device (uploaded here when `None`).
 pub(super) async fn run_gpu(
     gpu: &Gpu,
@@ -47,7 +31,7 @@ pub(super) async fn run_gpu(
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let shared = &gpu.shared;
     let device = &shared.context.device;
-    let per_slice = slice_invocations(shared);
+    let per_slice = shared.slice_invocations();
     // One compactor for every slice (a kernel set meanwhile applies to the next run).
     let compactor = gpu.compactor();
     let mut prepared = None;
