@@ -86,6 +86,17 @@ test('an element below the fold fetches nothing until it is within about one vie
     await page.waitForTimeout(500);
     assert.deepEqual(fetched, ['compaction-playground.js'], 'only the loader before scrolling');
     assert.deepEqual(await started(page, 'low'), { ready: false, busy: false, backend: null });
+    // Printed before it was scrolled to: its flags and method, not "Loading the playground…".
+    await page.emulateMedia({ media: 'print' });
+    // biome-ignore lint/performance/useDomNodeTextContent: what is rendered on paper is the point
+    const paper = await page.$eval('#low', (e) => e.shadowRoot.querySelector('.pg').innerText);
+    assert.match(paper, /1 1 0 1/, paper);
+    assert.match(paper, /scan/, paper);
+    assert.doesNotMatch(paper, /Loading|Run/, paper);
+    await page.emulateMedia({ media: 'screen' });
+    // biome-ignore lint/performance/useDomNodeTextContent: what is rendered on screen is the point
+    const screen = await page.$eval('#low', (e) => e.shadowRoot.querySelector('.pg').innerText);
+    assert.doesNotMatch(screen, /1 1 0 1/, 'the summary is paper-only');
     // Scrolled to about one viewport above it: it starts.
     await page.evaluate(() => {
       const el = document.getElementById('low');

@@ -127,3 +127,37 @@ test('the browser’s language is the default; the element’s lang attribute an
     await page.close();
   }
 });
+
+test('a language switch keeps nothing of the view it replaces: the page’s nodes and listeners stay flat over 20 switches', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url, '#flags=1001101001&method=scan&panels=editor,result,scan,atomic,bench');
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    /** The page's DOM nodes and event listeners after a full garbage collection. */
+    const retained = async () => {
+      for (let k = 0; k < 2; k++) {
+        await cdp.send('HeapProfiler.collectGarbage');
+        await page.waitForTimeout(200);
+      }
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const of = (name) => metrics.find((m) => m.name === name).value;
+      return { nodes: of('Nodes'), listeners: of('JSEventListeners') };
+    };
+    const switches = async (k) => {
+      for (let i = 0; i < k; i++) {
+        await page.selectOption('[data-testid="lang-select"]', i % 2 ? 'en' : 'es');
+        await idle(page);
+      }
+    };
+    await switches(4);
+    const before = await retained();
+    await switches(20);
+    const after = await retained();
+    // Each switch kept about 500 nodes and 50 listeners of its old view (Chromium's radio groups held them).
+    assert.ok(after.nodes - before.nodes < 100, `20 switches kept ${after.nodes - before.nodes} nodes`);
+    assert.ok(after.listeners - before.listeners < 20, `20 switches kept ${after.listeners - before.listeners} listeners`);
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});

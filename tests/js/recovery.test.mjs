@@ -117,6 +117,31 @@ test('back on the GPU: the alert goes, the new engine is used, no more tries', a
   assert.equal(h.timers.filter((x) => !x.cancelled).length, 0);
 });
 
+test('back on the GPU, nothing said of the lost device stays: its errors after the loss are not shown, those before go', async () => {
+  const gpu = engine('gpu');
+  const h = harness({ opens: [gpu] });
+  h.recovery.onGpuEvent('uncaptured-error', 'Buffer is invalid');
+  assert.ok(h.alerts.has('gpu'), 'an error of a live device is shown');
+  h.recovery.onGpuEvent('device-lost', 'gone');
+  await h.settle();
+  h.recovery.onGpuEvent('uncaptured-error', 'Parent device is lost');
+  assert.doesNotMatch(h.alerts.get('gpu').message, /Parent device is lost/);
+  await h.tick();
+  assert.equal(h.current, gpu);
+  assert.deepEqual([...h.alerts.keys()], []);
+});
+
+test('back on the GPU by another way (a late device): the next try clears the loss message and opens nothing', async () => {
+  const h = harness();
+  h.recovery.onGpuEvent('device-lost', 'gone');
+  await h.settle();
+  assert.ok(h.alerts.has('device-lost'));
+  h.current = engine('gpu');
+  await h.tick();
+  assert.equal(h.opened, 0);
+  assert.equal(h.alerts.has('device-lost'), false);
+});
+
 test('the retry button tries now, replacing the planned try', async () => {
   const h = harness({ opens: [engine('gpu')] });
   h.recovery.onGpuEvent('device-lost', 'gone');

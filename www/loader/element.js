@@ -220,8 +220,24 @@ export class CompactionPlaygroundElement extends Base {
     const cards = this.reservation()
       .cards.filter((c) => !c.shared || c.panel === 'result')
       .map(({ panel }) => h('section', { class: `card skeleton ${panelRow(panel)?.card ?? ''}`, part: `panel panel-${panel}`, 'data-panel': panel, 'aria-busy': 'true' }));
+    // On paper, where the element was never scrolled to: its flags and method, not "Loading…".
+    const summary = this.posterFor().element;
+    summary.classList.add('print-only');
+    summary.dataset.testid = 'print-summary';
+    cards[0]?.append(summary);
     this.wrapper.replaceChildren(status, ...cards);
     this.updateReserve();
+  }
+
+  /** The poster of this element's attributes (a button when `onRun` is given). @param {(() => void)=} onRun */
+  posterFor(onRun) {
+    return poster({
+      flags: this.getAttribute('flags'),
+      method: this.getAttribute('method') ?? 'scan',
+      n: flagCount(this.getAttribute('flags'), this.getAttribute('preset')),
+      lang: this.wrapper.lang,
+      onRun,
+    });
   }
 
   /**
@@ -241,15 +257,9 @@ export class CompactionPlaygroundElement extends Base {
 
   showPoster() {
     const first = this.wrapper.querySelector('section.card');
-    const made = poster({
-      flags: this.getAttribute('flags'),
-      method: this.getAttribute('method') ?? 'scan',
-      n: flagCount(this.getAttribute('flags'), this.getAttribute('preset')),
-      lang: this.wrapper.lang,
-      onRun: () => {
-        made.button.disabled = true;
-        this.start();
-      },
+    const made = this.posterFor(() => {
+      if (made.button) made.button.disabled = true;
+      this.start();
     });
     if (first) first.replaceChildren(made.element);
     else this.wrapper.append(made.element);

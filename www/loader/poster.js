@@ -24,13 +24,14 @@ const cut = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}â
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 
 /**
- * The poster for `el` in `lang`: `{ element, button }`.
- * @param {{ flags: string|null, method: string, n: number, lang: string, onRun: () => void }} options
+ * The poster for `el` in `lang`: `{ element, button }`. Without `onRun`, no
+ * button: what paper shows of an element whose code is not in yet.
+ * @param {{ flags: string|null, method: string, n: number, lang: string, onRun?: () => void }} options
  */
 export function poster({ flags, method, n, lang, onRun }) {
   const words = LOADER_MESSAGES[lang] ?? LOADER_MESSAGES.en;
   const shown = digits(flags);
-  const button = h('button', { type: 'button', class: 'primary', 'data-testid': 'poster-run', onclick: onRun }, words.run);
+  const button = onRun ? h('button', { type: 'button', class: 'primary', 'data-testid': 'poster-run', onclick: onRun }, words.run) : null;
   const element = h(
     'div',
     { class: 'poster', 'data-testid': 'poster' },

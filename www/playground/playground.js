@@ -338,5 +338,9 @@ export class Playground {
     this.root.removeEventListener('cp-error', this.onError);
     this.each('destroy');
     this.status.destroy();
+    // Chromium's shadow root keeps each radio group's checked button in a map
+    // by name, after the button left the tree: unnamed, the old view's radios
+    // go with it (else every language switch kept its view, about 500 nodes).
+    for (const radio of this.root.querySelectorAll('input[type="radio"][name]')) radio.removeAttribute('name');
   }
 }

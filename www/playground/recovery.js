@@ -53,7 +53,8 @@ export class Recovery {
     const host = this.host;
     if (!host.alive()) return;
     if (kind !== 'device-lost') {
-      host.alert('gpu', host.t('work.gpuError', { error: message }));
+      // The lost device's last words (its objects failing) are not news once it is gone.
+      if (host.engine()?.backend === 'gpu') host.alert('gpu', host.t('work.gpuError', { error: message }));
       return;
     }
     const lost = host.engine();
@@ -97,10 +98,21 @@ export class Recovery {
     }, delay);
   }
 
+  /** On the GPU again: what was said of the lost device goes (the loss, its errors). */
+  back() {
+    this.host.clearAlert('device-lost');
+    this.host.clearAlert('gpu');
+  }
+
   /** Opens a new device; on the GPU again, or another try later (backing off). */
   async retry() {
     const host = this.host;
-    if (!host.alive() || host.engine()?.backend === 'gpu' || this.reopening) return;
+    if (!host.alive() || this.reopening) return;
+    if (host.engine()?.backend === 'gpu') {
+      // Back on the GPU by another way (a late device took over): the loss is no longer news.
+      this.back();
+      return;
+    }
     this.reopening = true;
     try {
       const engine = await host.open((kind, message) => this.onGpuEvent(kind, message));
@@ -109,7 +121,7 @@ export class Recovery {
         return;
       }
       if (engine.backend === 'gpu') {
-        host.clearAlert('device-lost');
+        this.back();
         await host.useEngine(engine, this.drawMode);
         return;
       }
