@@ -131,6 +131,11 @@ test('server: JavaScript modules and wasm get the MIME types browsers require', 
 test('server: 404 for a missing file', async () => {
   const res = await rawGet(repo.port, '/no/such/file.js');
   assert.equal(res.status, 404);
+  // It quotes the path: plain text, never sniffed as a page.
+  const html = await rawGet(repo.port, '/%3Cscript%3Ealert(1)%3C%2Fscript%3E.html');
+  assert.equal(html.status, 404);
+  assert.match(html.headers['content-type'], /^text\/plain/);
+  assert.equal(html.headers['x-content-type-options'], 'nosniff');
 });
 
 test('server: refuses path traversal', async () => {

@@ -96,6 +96,8 @@ function sendText(req, res, status, message, extraHeaders = {}) {
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-cache',
+    // An error page quotes the path it was asked for: never sniffed as HTML.
+    'X-Content-Type-Options': 'nosniff',
     ...extraHeaders,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
