@@ -4,6 +4,7 @@
 // xorshift generator). Built and run on the lent GPU:
 //   nvcc -O3 -arch=sm_90 -o cub_select cub_select.cu
 //   DENSITY=0.5 REPS=30 ./cub_select 100000 1048576 16777216 33554432 67108864
+//   (PAYLOAD=4 adds Flagged over 16-byte items and their memcpy, below.)
 // Flagged is timed three ways, median of REPS each (CUDA events):
 // - "idle": after the timed memcpy has finished and the host has seen it, as in
 //   ../shared/bench/cub_select.cu. The first event then fires on an idle GPU and
@@ -80,6 +81,38 @@ int main(int argc, char** argv) {
     for (int m = 0; m < 3; ++m) {
       float ms = median(*times[m]);
       printf("%10u %10zu %24s %10.1f %9.1f %s\n", n, k, names[m], ms, 4.0 * (n + k) / (ms * 1e3), ok ? "ok" : "WRONG");
+    }
+    // PAYLOAD=4: the same flags selecting 16-byte items (uint4 i, i+1, i+2, i+3:
+    // the 4-word payload `bench --payload 4` copies), queued behind a memcpy of
+    // the items, and that memcpy (read and write 16 N bytes) on its own.
+    if (getenv("PAYLOAD") && atoi(getenv("PAYLOAD")) == 4) {
+      std::vector<uint4> items(n);
+      for (uint32_t i = 0; i < n; ++i) items[i] = make_uint4(i, i + 1, i + 2, i + 3);
+      uint4 *d_items, *d_items_out, *d_items_copy;
+      cudaMalloc(&d_items, 16ull * n); cudaMalloc(&d_items_out, 16ull * n); cudaMalloc(&d_items_copy, 16ull * n);
+      cudaMemcpy(d_items, items.data(), 16ull * n, cudaMemcpyHostToDevice);
+      size_t temp4 = 0; void* d_temp4 = nullptr;
+      cub::DeviceSelect::Flagged(d_temp4, temp4, d_items, d_flags[0], d_items_out, d_num, (int)n);
+      cudaMalloc(&d_temp4, temp4);
+      std::vector<float> copy4, queued4;
+      for (int r = 0; r < reps + 3; ++r) {
+        const bool keep = r >= 3;
+        cudaEventRecord(a); cudaMemcpyAsync(d_items_copy, d_items, 16ull * n, cudaMemcpyDeviceToDevice); cudaEventRecord(b);
+        float t = elapsed_us(); if (keep) copy4.push_back(t);
+        cudaMemcpyAsync(d_copy, d_flags[0], bytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(a);
+        cub::DeviceSelect::Flagged(d_temp4, temp4, d_items, d_flags[(r + 1) % copies], d_items_out, d_num, (int)n);
+        cudaEventRecord(b);
+        t = elapsed_us(); if (keep) queued4.push_back(t);
+      }
+      uint32_t got4 = 0; cudaMemcpy(&got4, d_num, 4, cudaMemcpyDeviceToHost);
+      std::vector<uint4> out4(got4); cudaMemcpy(out4.data(), d_items_out, 16ull * got4, cudaMemcpyDeviceToHost);
+      bool ok4 = got4 == k; size_t j4 = 0;
+      for (uint32_t i = 0; i < n && ok4; ++i) if (flags[i]) { ok4 = out4[j4].x == i && out4[j4].w == i + 3; ++j4; }
+      float m4 = median(copy4), q4 = median(queued4);
+      printf("%10u %10zu %24s %10.1f %9.1f\n", n, k, "memcpy d2d 16B items", m4, 32.0 * n / (m4 * 1e3));
+      printf("%10u %10zu %24s %10.1f %9.1f %s\n", n, k, "Flagged 16B items, queued", q4, (4.0 * n + 16.0 * n + 16.0 * k) / (q4 * 1e3), ok4 ? "ok" : "WRONG");
+      cudaFree(d_items); cudaFree(d_items_out); cudaFree(d_items_copy); cudaFree(d_temp4);
     }
     for (auto f : d_flags) cudaFree(f);
     cudaFree(d_out); cudaFree(d_copy); cudaFree(d_num); cudaFree(d_temp);
