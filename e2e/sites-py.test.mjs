@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 
-import { TEST_TIMEOUT } from './helpers.mjs';
+import { TEST_TIMEOUT, pageErrors } from './helpers.mjs';
 import { DIST } from './site.mjs';
-import { ARTICLE_RESULT, TOOLS, assertNoShift, onGpu, pressInside, results, run, sameHostStyles, serve, kit, useSites, writeSite } from './sites.mjs';
+import { ARTICLE_RESULT, TOOLS, assertNoShift, followsDark, onGpu, pressInside, results, run, sameHostStyles, serve, kit, thereAndBack, useSites, writeSite } from './sites.mjs';
 
 const VENV = path.join(TOOLS, 'venv', 'bin');
 
@@ -30,22 +30,11 @@ test('Zensical builds the MkDocs Material recipe as it is: the answer, no layout
     // The recipe's iframe, sized by its content.
     await page.waitForFunction(() => Number(document.querySelector('iframe[data-compaction-playground]').height) !== 600);
     // Zensical keeps the palette on <body>: the element and the frame follow it.
-    await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'slate'));
-    await page.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
-    // Instant navigation (no full load: the marker survives), there and back, the element again with its answer.
-    await page.evaluate(() => {
-      window.__stayed = true;
-    });
-    await page.evaluate(() => [...document.querySelectorAll('a')].find((a) => a.getAttribute('href')?.endsWith('culling/')).click());
-    await page.waitForFunction(() => location.pathname.endsWith('/culling/'));
-    await page.goBack();
-    await onGpu(page);
-    assert.equal(await page.evaluate(() => window.__stayed), true, 'a link loaded the page in full: no instant navigation');
+    await followsDark(page, () => document.body.setAttribute('data-md-color-scheme', 'slate'));
+    // Instant navigation (no full load), there and back, the element again with its answer.
+    assert.equal(await thereAndBack(page, '/culling/'), true, 'a link loaded the page in full: no instant navigation');
     assert.deepEqual(await results(page), [ARTICLE_RESULT]);
-    assert.deepEqual(
-      log.filter((l) => l.startsWith('[pageerror]')),
-      [],
-    );
+    assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();
   }
@@ -74,14 +63,10 @@ test('Sphinx with furo: raw HTML and html_js_files as a module; the answer, no l
     await page.keyboard.press('/');
     await page.waitForFunction(() => document.activeElement?.matches('input[name="q"]'));
     // furo's dark theme, on <body data-theme>: the element follows.
-    await page.evaluate(() => {
+    await followsDark(page, () => {
       document.body.dataset.theme = 'dark';
     });
-    await page.waitForFunction(() => document.querySelector('compaction-playground').resolvedTheme === 'dark');
-    assert.deepEqual(
-      log.filter((l) => l.startsWith('[pageerror]')),
-      [],
-    );
+    assert.deepEqual(pageErrors(log), []);
   } finally {
     await page.close();
   }
