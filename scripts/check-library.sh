@@ -26,11 +26,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p wgpu-compaction --no-deps --quiet
 log "cargo package --list: only the library's files"
 files="$(cargo package -p wgpu-compaction --list --allow-dirty 2>/dev/null)"
 printf '%s\n' "$files" | sed 's/^/  /'
-if printf '%s\n' "$files" | grep -Eq '^(playground|www|e2e|scripts|docs|dist|node_modules)/|\.mjs$|package\.json'; then
+# Here-strings, not `printf | grep -q`: grep -q leaves at its first match, and
+# under pipefail the printf it cut off (SIGPIPE) failed the check now and then.
+if grep -Eq '^(playground|www|e2e|scripts|docs|dist|node_modules)/|\.mjs$|package\.json' <<<"$files"; then
   die "the library's package holds files that are not the library"
 fi
 for needed in LIBRARY.md LICENSE src/lib.rs shaders/tiles.wgsl shaders/lookback.wgsl examples/renderer.rs examples/multi_draw.rs; do
-  printf '%s\n' "$files" | grep -qx "$needed" || die "the package lacks $needed"
+  grep -qx "$needed" <<<"$files" || die "the package lacks $needed"
 done
 
 # The package is built below, as the scratch crate's dependency: not twice.

@@ -43,7 +43,8 @@ setup_missing_debs() {
   local p
   for p in "$@"; do
     # `dpkg -s` succeeds for removed-but-configured packages too; check status.
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    # (Read whole, then matched: `cmd | grep -q` fails under pipefail when grep leaves first.)
+    if [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != *'install ok installed'* ]]; then
       printf '%s\n' "$p"
     fi
   done
@@ -105,7 +106,7 @@ setup_rust() {
 # wasm32 std: rustup's target, else Debian's rustc-web with -Zbuild-std.
 setup_wasm_toolchain() {
   if [[ "${COMPACTION_FORCE_DEBIAN_WASM:-0}" != 1 ]] && command -v rustup >/dev/null; then
-    if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    if grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed 2>/dev/null)"; then
       setup_log "wasm32-unknown-unknown target present (rustup)"
       export WASM_TOOLCHAIN=rustup
       return 0
