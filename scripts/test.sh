@@ -78,10 +78,13 @@ else
   echo "test: warning: $lvp_icd not found; wgpu will use whatever Vulkan driver it finds" >&2
 fi
 
-# Firefox and the generators of docs/embedding.md's recipes: downloads and one compile, beside the stages below.
+# Firefox and the generators of docs/embedding.md's recipes: downloads and one compile, beside the stages below,
+# at the lowest CPU priority: they wait on the network, and the cargo stages they run beside are what the
+# whole waits for (at the same priority, Docusaurus' and Starlight's installs made the build 90 s longer).
 DOCS_TOOLS_LOG="$ROOT/target/docs-tools.log"
 mkdir -p "$ROOT/target"
 (
+  renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
   SETUP_FUNCTIONS_ONLY=1
   # shellcheck source=scripts/setup.sh
   source "$ROOT/scripts/setup.sh"
