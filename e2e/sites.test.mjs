@@ -21,7 +21,25 @@ import path from 'node:path';
 import { TEST_TIMEOUT, ready } from './helpers.mjs';
 import { siteFiles } from './docs.mjs';
 import { DIST } from './site.mjs';
-import { ARTICLE_HASH, ARTICLE_RESULT, TOOLS, assertNoShift, exercise, installPackage, kit, onGpu, open, pressInside, product, results, run, sameHostStyles, serve, useSites, writeSite } from './sites.mjs';
+import {
+  ARTICLE_HASH,
+  ARTICLE_RESULT,
+  TOOLS,
+  assertNoShift,
+  exercise,
+  installPackage,
+  kit,
+  onGpu,
+  open,
+  pressInside,
+  product,
+  results,
+  run,
+  sameHostStyles,
+  serve,
+  useSites,
+  writeSite,
+} from './sites.mjs';
 
 const MKDOCS = path.join(TOOLS, 'venv', 'bin', 'mkdocs');
 const MDBOOK = process.env.MDBOOK ?? path.join(TOOLS, 'bin', 'mdbook');
