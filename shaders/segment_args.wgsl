@@ -3,31 +3,43 @@
 // The objects are grouped in contiguous segments, one per mesh: segment s holds the
 // objects from its first object up to the next segment's. The compaction kept the
 // order, so the visible objects of a segment are one dense run of `indices`: it
-// starts at the first slot whose object is at or past the segment's start, and
-// ends at the first at or past the next segment's.
+// starts at the slot of its first object (the visible objects before it) and ends
+// at the next segment's.
 //
-// One workgroup per segment finds both slots, 32 invocations each: a round probes
-// 32 evenly spaced slots of the range left at once and keeps the gap between the
-// last probe before the object and the first at or past it, 33 times narrower. A
-// search of 2^23 slots takes 5 rounds of loads in parallel, where one invocation
-// halving the range waits on 23 loads in a row (1024 meshes cost 4.6 µs at 2^24
-// flags this way, 14.4 that way; BENCHMARKS.md v27). No atomics but the draw
-// count's, the same records every run.
-// (With shaders/live.wgsl: the live uniform at binding 7.)
+// Two entry points find those slots. `segment_args_grouped`, after `lookback` or
+// `lookback_bits`, reads them: the tiles wrote the slot of every 32nd flag (their
+// GROUP_SLOTS), so one invocation a segment adds the visible flags between that
+// flag and the object, at most 31, with loads all in flight at once. A search was
+// a workgroup a segment, and 16 384 segments cost 16 384 workgroups of rounds
+// (BENCHMARKS.md v31). `segment_args`, after the other order-keeping methods,
+// searches the indices: one workgroup per segment finds both slots, 32 invocations
+// each: a round probes 32 evenly spaced slots of the range left at once and keeps
+// the gap between the last probe before the object and the first at or past it, 33
+// times narrower. A search of 2^23 slots takes 5 rounds of loads in parallel,
+// where one invocation halving the range waits on 23 loads in a row (BENCHMARKS.md
+// v27). No atomics but the draw count's, the same records every run.
+// (With shaders/input.wgsl, bindings 0 and 1, and shaders/live.wgsl, binding 7.)
 
 // The compacted indices, each with the index base (live.w) added.
-@group(0) @binding(0) var<storage, read>       indices  : array<u32>;
+@group(0) @binding(2) var<storage, read>       indices  : array<u32>;
 // The renderer's segments, four words each: the first object (counted from the
 // flags' offset), the index (or vertex) count, the first index (or vertex), the
 // base vertex (indexed draws only).
-@group(0) @binding(1) var<storage, read>       segments : array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read>       segments : array<vec4<u32>>;
 // The compaction's own arguments, 4 or 5 words (non-indexed or indexed), as its
 // pass left them: their instance_count is the number of visible objects, and
 // their first instance is added to every segment's.
-@group(0) @binding(2) var<storage, read>       own_args : array<u32>;
+@group(0) @binding(4) var<storage, read>       own_args : array<u32>;
 // One record per segment, as many words as `own_args`, then the draw count: one
 // past the last segment with a visible object (zeroed before the pass).
-@group(0) @binding(3) var<storage, read_write> args     : array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> args     : array<atomic<u32>>;
+// `segment_args_grouped`: the slot of flag 32·g in word g, as the tiles wrote it.
+@group(0) @binding(6) var<storage, read>       group_slots : array<u32>;
+// Flags per group slot (the tiles' GROUP, shaders/lookback.wgsl).
+const GROUP : u32 = 32u;
+// `segment_args_grouped`: whether the flags (bindings 0 and 1) are bits, 32 to a
+// word, rather than u32 (set per pipeline).
+override BITS : bool = false;
 
 // Invocations searching one slot; the workgroup searches two.
 const LANES : u32 = 32u;
@@ -86,30 +98,20 @@ fn first_slots_at(li : u32, objects : vec2<u32>, visible : u32) -> vec2<u32> {
   return vec2<u32>(lo[0], lo[1]);
 }
 
-@compute @workgroup_size(64)
-fn segment_args(
-  @builtin(local_invocation_index) li : u32,
-  @builtin(workgroup_id) wid : vec3<u32>,
-  @builtin(num_workgroups) groups : vec3<u32>,
-) {
-  let s = linear_workgroup(wid, groups);
-  let segments_len = arrayLength(&segments);
-  // The grid covers the segments exactly; whole workgroups leave together.
-  if (s >= segments_len) {
-    return;
-  }
-  // Segment s: its objects before the live length, never before its own start.
-  let n = min(live.x, live.y);
-  let segment = segments[s];
-  let start = min(segment.x, n);
+// Segment s's objects before the live length `n`: its first, and the next
+// segment's (or n), never before its own.
+fn segment_range(s : u32, n : u32, segments_len : u32) -> vec2<u32> {
+  let start = min(segments[s].x, n);
   var end = n;
   if (s + 1u < segments_len) {
     end = clamp(segments[s + 1u].x, start, n);
   }
-  let slots = first_slots_at(li, vec2<u32>(start, end), own_args[1]);
-  if (li != 0u) {
-    return;
-  }
+  return vec2<u32>(start, end);
+}
+
+// Segment s's record from the slots of its first object and of the next segment's.
+fn write_record(s : u32, segments_len : u32, slots : vec2<u32>) {
+  let segment = segments[s];
   let instances = slots.y - slots.x;
   let words = arrayLength(&own_args);
   let at = s * words;
@@ -125,4 +127,60 @@ fn segment_args(
   if (instances > 0u) {
     atomicMax(&args[segments_len * words], s + 1u);
   }
+}
+
+@compute @workgroup_size(64)
+fn segment_args(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let s = linear_workgroup(wid, groups);
+  let segments_len = arrayLength(&segments);
+  // The grid covers the segments exactly; whole workgroups leave together.
+  if (s >= segments_len) {
+    return;
+  }
+  let range = segment_range(s, min(live.x, live.y), segments_len);
+  let slots = first_slots_at(li, range, own_args[1]);
+  if (li == 0u) {
+    write_record(s, segments_len, slots);
+  }
+}
+
+// The slot of object `object` (the visible flags before it), from its group's slot
+// and the flags between, all loaded at once; past the live length `n`, the count.
+fn grouped_slot(object : u32, n : u32) -> u32 {
+  if (object >= n) {
+    return own_args[1];
+  }
+  let g = object / GROUP;
+  let before = object % GROUP;
+  if (BITS) {
+    return group_slots[g] + countOneBits(bit_word(g, n) & ((1u << before) - 1u));
+  }
+  var slot = group_slots[g];
+  for (var k = 0u; k < GROUP / 4u; k = k + 1u) {
+    // Flags 4k .. 4k+3 of the group, those before the object.
+    let keep = min(before - min(before, 4u * k), 4u);
+    let v = (GROUP / 4u) * g + k;
+    slot = slot + countOneBits(nibble(load4_checked(v, n)) & ((1u << keep) - 1u));
+  }
+  return slot;
+}
+
+@compute @workgroup_size(64)
+fn segment_args_grouped(
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wid : vec3<u32>,
+  @builtin(num_workgroups) groups : vec3<u32>,
+) {
+  let s = linear_workgroup(wid, groups) * 64u + li;
+  let segments_len = arrayLength(&segments);
+  if (s >= segments_len) {
+    return;
+  }
+  let n = min(live.x, live.y);
+  let range = segment_range(s, n, segments_len);
+  write_record(s, segments_len, vec2<u32>(grouped_slot(range.x, n), grouped_slot(range.y, n)));
 }

@@ -22,8 +22,26 @@ pub const ATOMIC_WORKGROUP: usize = 64;
 pub(crate) const PACK_BITS_WORKGROUP: usize = 256;
 /// Invocations per workgroup of `tile_counts` (four bit words each).
 pub(crate) const TILE_COUNTS_WORKGROUP: usize = 256;
-/// Invocations per workgroup of `segment_args` (one segment each).
+/// Invocations per workgroup of the segment kernels (`segment_args`: one segment a
+/// workgroup; `segment_args_grouped`: one an invocation).
 pub(crate) const SEGMENT_ARGS_WORKGROUP: usize = 64;
+/// Flags per group slot: a segmented `Lookback` or `LookbackBits` writes the slot of
+/// every `GROUP`th flag (`GROUP_SLOTS` in shaders/lookback.wgsl).
+pub(crate) const GROUP: u64 = 32;
+
+/// The word of `tile_states` where the group slots start, for a capacity of
+/// `capacity` flags: past the ticket and a state a tile, at a multiple of 64 words
+/// (a 256-byte binding offset). `group_slots_start` in shaders/lookback.wgsl.
+pub(crate) fn group_slots_start(capacity: u64) -> u64 {
+    (capacity.div_ceil(TILE as u64) + 1).div_ceil(64) * 64
+}
+
+/// The group slots' words: whole tiles of the capacity (one for none, so that
+/// an empty compaction binds them too).
+pub(crate) fn group_slot_words(capacity: u64) -> u64 {
+    capacity.div_ceil(TILE as u64).max(1) * (TILE as u64 / GROUP)
+}
+
 /// The most u32 words of payload per object.
 pub(crate) const MAX_PAYLOAD_WORDS: u32 = 16;
 /// Invocations of `scan_tiles`' one workgroup.

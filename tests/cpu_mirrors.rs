@@ -62,3 +62,52 @@ fn the_article_example_step_by_step() {
     assert_eq!(trace.indices, vec![0, 3, 4, 6, 9]);
     assert_eq!(trace.levels[0].steps[1], vec![1, 1, 0, 1, 2, 1, 1, 1, 0, 1]);
 }
+
+/// `segment_args_grouped` (the group slots and the flags after them) gives the
+/// records that the search over the indices gives, for every live length.
+#[test]
+fn grouped_segment_records_are_the_searched_ones() {
+    for (k, n) in [0u32, 1, 31, 32, 33, 4096, 4097, 20_000]
+        .into_iter()
+        .enumerate()
+    {
+        let flags = common::random(n as usize, [0.5, 0.05, 1.0, 0.0][k % 4], 7 + k as u64);
+        let starts = [0, 1, 31, 32, 33, 100, 4095, 4096, 4100, 19_999, 25_000];
+        let segments: Vec<wgpu_compaction::Segment> = starts
+            .iter()
+            .map(|&first_object| wgpu_compaction::Segment {
+                first_object,
+                index_count: 3,
+                first_index: 0,
+                base_vertex: 0,
+            })
+            .collect();
+        for live in [n, n / 2, n.saturating_sub(1)] {
+            let indices = plain(&flags[..live as usize]);
+            let visible = |i: u32| flags[i as usize] != 0;
+            let slots = cpu::group_slots(visible, live);
+            assert_eq!(
+                slots.len() as u32,
+                live.div_ceil(4096) * 128,
+                "n {n} live {live}"
+            );
+            for (g, &slot) in slots.iter().enumerate() {
+                let first = (g as u32 * 32).min(live);
+                assert_eq!(slot, indices.partition_point(|&i| i < first) as u32);
+            }
+            for own in [DrawArgs::vertices(3), DrawArgs::indexed(3)] {
+                let searched = cpu::segment_args(&indices, 0, live, &segments, own);
+                let grouped = cpu::segment_args_grouped(
+                    visible,
+                    &slots,
+                    live,
+                    indices.len() as u32,
+                    &segments,
+                    own,
+                );
+                assert_eq!(grouped, searched, "n {n} live {live}");
+                assert!(searched.1 > 0 || indices.is_empty(), "n {n} live {live}");
+            }
+        }
+    }
+}

@@ -333,6 +333,17 @@ fn segments(objects: u32, count: usize, seed: u64) -> Vec<Segment> {
 #[test]
 fn segment_args_matches_cpu() {
     let compactor = compactor();
+    // `lookback_paired` and two bits tiles a state from the first tile: their
+    // group slots too (`segment_args_grouped`).
+    let wide = Compactor::with_options(
+        compactor.device(),
+        compactor.queue(),
+        wgpu_compaction::teaching::LookbackOptions {
+            paired_from_tiles: 1,
+            wide_bits_from_tiles: 1,
+            ..Default::default()
+        },
+    );
     let storage = wgpu::BufferUsages::STORAGE;
     let cases = [
         (0usize, 3usize),
@@ -356,40 +367,46 @@ fn segment_args_matches_cpu() {
             DrawArgs::vertices(3),
         ];
         for method in ORDERED {
-            for draw in draws {
-                let mine = buffer(
-                    (alignment() + aligned_bytes(draw_words(draw) * count as u64 + 1)) / 4,
-                    storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
-                );
-                for args_to in [None, Some((&mine, alignment()))] {
-                    let compaction = compactor
-                        .prepare_with(&CompactionDesc {
-                            index_base: 11,
-                            draw,
-                            segments: Some(SegmentsDesc {
-                                segments: (&segment_buffer, 0),
-                                count: count as u32,
-                                args_to,
-                            }),
-                            ..CompactionDesc::new(&flags_buffer, n as u64, method)
-                        })
-                        .unwrap_or_else(|e| panic!("{method}: {e}"));
-                    assert_eq!(compaction.segment_count(), count as u32);
-                    for live in [n as u64, (n as u64) / 2] {
-                        let out = run_on(compactor, &compaction, live);
-                        let want_indices = expected(&flags, live as usize, 11);
-                        let (records, draw_count) =
-                            cpu::segment_args(&want_indices, 11, live as u32, &list, draw);
-                        let case = format!(
-                            "{method}, n {n}, {count} segments, live {live}, {draw:?}, to {}",
+            let wide_too = matches!(method, Method::Lookback | Method::LookbackBits);
+            for (who, c) in [("", compactor), (" wide", &wide)] {
+                if who == " wide" && !wide_too {
+                    continue;
+                }
+                for draw in draws {
+                    let mine = buffer(
+                        (alignment() + aligned_bytes(draw_words(draw) * count as u64 + 1)) / 4,
+                        storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
+                    );
+                    for args_to in [None, Some((&mine, alignment()))] {
+                        let compaction = c
+                            .prepare_with(&CompactionDesc {
+                                index_base: 11,
+                                draw,
+                                segments: Some(SegmentsDesc {
+                                    segments: (&segment_buffer, 0),
+                                    count: count as u32,
+                                    args_to,
+                                }),
+                                ..CompactionDesc::new(&flags_buffer, n as u64, method)
+                            })
+                            .unwrap_or_else(|e| panic!("{method}{who}: {e}"));
+                        assert_eq!(compaction.segment_count(), count as u32);
+                        for live in [n as u64, (n as u64) / 2] {
+                            let out = run_on(c, &compaction, live);
+                            let want_indices = expected(&flags, live as usize, 11);
+                            let (records, draw_count) =
+                                cpu::segment_args(&want_indices, 11, live as u32, &list, draw);
+                            let case = format!(
+                            "{method}{who}, n {n}, {count} segments, live {live}, {draw:?}, to {}",
                             args_to.is_some()
                         );
-                        assert_eq!(out.indices, want_indices, "{case}");
-                        assert_eq!(out.segment_args, records, "{case}");
-                        assert_eq!(out.draw_count, draw_count, "{case}");
-                        // The records cover exactly the visible objects, in order, mesh by mesh.
-                        let drawn: u32 = records.iter().map(DrawArgs::instance_count).sum();
-                        assert_eq!(drawn as usize, want_indices.len(), "{case}");
+                            assert_eq!(out.indices, want_indices, "{case}");
+                            assert_eq!(out.segment_args, records, "{case}");
+                            assert_eq!(out.draw_count, draw_count, "{case}");
+                            // The records cover exactly the visible objects, in order, mesh by mesh.
+                            let drawn: u32 = records.iter().map(DrawArgs::instance_count).sum();
+                            assert_eq!(drawn as usize, want_indices.len(), "{case}");
+                        }
                     }
                 }
             }

@@ -45,11 +45,11 @@ pub(crate) fn kernel_needs(id: KernelId, payload: bool) -> Needs {
 }
 
 /// What a compaction of `method` needs: its kernels (the traced scan block is the
-/// playground's; a segmented compaction adds `segment_args`), with a payload or not.
+/// playground's; a segmented compaction adds its segment kernel), with a payload or not.
 pub(crate) fn compaction_needs(method: Method, payload: bool, segments: bool) -> Needs {
     KernelId::of(method)
         .iter()
-        .filter(|&&id| segments || id != KernelId::SegmentArgs)
+        .filter(|&&id| segments || !id.writes_segments())
         .map(|&id| kernel_needs(id, payload))
         .fold(Needs::default(), Needs::max)
 }

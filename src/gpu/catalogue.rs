@@ -242,7 +242,11 @@ static TILE_COUNTS_MODULE: Module = one(
 static SCAN_TILES_MODULE: Module = one("scan_tiles", &[Part::File(SCAN_TILES), Part::File(LIVE)]);
 static SEGMENT_ARGS_MODULE: Module = one(
     "segment_args",
-    &[Part::File(SEGMENT_ARGS), Part::File(LIVE)],
+    &[
+        Part::File(SEGMENT_ARGS),
+        Part::File(INPUT),
+        Part::File(LIVE),
+    ],
 );
 /// Every tile kernel in one module: they share the tiles, the scan and the write-out.
 static TILES_MODULE: Module = one(
@@ -277,6 +281,7 @@ pub(crate) enum KernelId {
     ScanTiles,
     TileScatterBits,
     SegmentArgs,
+    SegmentArgsGrouped,
 }
 
 /// A storage binding: its number and its name in the WGSL.
@@ -319,7 +324,7 @@ pub(crate) struct Spec {
 const INPUT_BINDINGS: [Binding; 2] = [(0, "input4"), (1, "input")];
 
 /// The catalogue: one row per kernel.
-pub(crate) static KERNELS: [Spec; 17] = [
+pub(crate) static KERNELS: [Spec; 18] = [
     Spec {
         id: KernelId::AtomicCounter,
         module: &ATOMIC_COUNTER_MODULE,
@@ -502,12 +507,29 @@ pub(crate) static KERNELS: [Spec; 17] = [
         entry_point: "segment_args",
         workgroup_size: SEGMENT_ARGS_WORKGROUP,
         bindings: &[
-            (0, "indices"),
-            (1, "segments"),
-            (2, "own_args"),
-            (3, "args"),
+            (2, "indices"),
+            (3, "segments"),
+            (4, "own_args"),
+            (5, "args"),
         ],
         workgroup_storage: 28,
+        reads_live: true,
+        payload: Payload::Unchanged,
+    },
+    Spec {
+        id: KernelId::SegmentArgsGrouped,
+        module: &SEGMENT_ARGS_MODULE,
+        entry_point: "segment_args_grouped",
+        workgroup_size: SEGMENT_ARGS_WORKGROUP,
+        bindings: &[
+            INPUT_BINDINGS[0],
+            INPUT_BINDINGS[1],
+            (3, "segments"),
+            (4, "own_args"),
+            (5, "args"),
+            (6, "group_slots"),
+        ],
+        workgroup_storage: 0,
         reads_live: true,
         payload: Payload::Unchanged,
     },
@@ -539,14 +561,23 @@ impl KernelId {
 
     /// Whether `warm_up` leaves this kernel to the first `prepare` that needs it:
     /// `lookback_paired` runs only from `paired_from_tiles` (2^25 flags by default),
-    /// `segment_args` only for segmented compactions, and a software adapter takes
-    /// seconds for a pipeline, which a page of small arrays would wait for.
+    /// the segment kernels only for segmented compactions, and a software adapter
+    /// takes seconds for a pipeline, which a page of small arrays would wait for.
     pub fn compiled_by_prepare(self) -> bool {
-        matches!(self, KernelId::LookbackPaired | KernelId::SegmentArgs)
+        matches!(
+            self,
+            KernelId::LookbackPaired | KernelId::SegmentArgs | KernelId::SegmentArgsGrouped
+        )
     }
 
-    /// The kernels a method may dispatch, in dispatch order (`segment_args` last,
-    /// for the order-keeping methods' segments).
+    /// Whether it writes the per-segment records (after the compaction).
+    pub fn writes_segments(self) -> bool {
+        matches!(self, KernelId::SegmentArgs | KernelId::SegmentArgsGrouped)
+    }
+
+    /// The kernels a method may dispatch, in dispatch order (a segment kernel last,
+    /// for the order-keeping methods' segments: `segment_args_grouped` after the
+    /// look-back methods, whose tiles write the group slots it reads).
     pub fn of(method: Method) -> &'static [KernelId] {
         match method {
             Method::Atomic => &[KernelId::AtomicCounter, KernelId::IndirectArgs],
@@ -562,13 +593,13 @@ impl KernelId {
                 KernelId::Lookback,
                 KernelId::LookbackPaired,
                 KernelId::IndirectArgs,
-                KernelId::SegmentArgs,
+                KernelId::SegmentArgsGrouped,
             ],
             Method::LookbackBits => &[
                 KernelId::PackBits,
                 KernelId::LookbackBits,
                 KernelId::IndirectArgs,
-                KernelId::SegmentArgs,
+                KernelId::SegmentArgsGrouped,
             ],
             Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
             Method::PackedScan => &[

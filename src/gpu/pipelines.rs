@@ -17,6 +17,11 @@ pub(crate) struct Variant {
     pub payload_words: u32,
     /// Tiles a look-back state covers (`SUBTILES`; 0 stands for 1).
     pub subtiles: u32,
+    /// A look-back kernel that writes the group slots (`GROUP_SLOTS`), or
+    /// `segment_args_grouped` reading them.
+    pub group_slots: bool,
+    /// `segment_args_grouped` over bits rather than u32 flags (`BITS`).
+    pub bits: bool,
 }
 
 impl Variant {
@@ -25,6 +30,8 @@ impl Variant {
         flags_input: false,
         payload_words: 0,
         subtiles: 0,
+        group_slots: false,
+        bits: false,
     };
 
     /// `scan_block` at recursion level `level` (0 scans flags).
@@ -226,6 +233,12 @@ pub(crate) fn label(spec: &Spec, variant: Variant, build: &Build) -> String {
     if variant.subtiles > 1 {
         label.push_str(&format!(":{}tiles", variant.subtiles));
     }
+    if variant.group_slots && spec.id != KernelId::SegmentArgsGrouped {
+        label.push_str(":group_slots");
+    }
+    if variant.bits {
+        label.push_str(":bits");
+    }
     if spec.copies_payload(variant.payload_words > 0) {
         label.push_str(&format!(":payload{}", variant.payload_words));
     }
@@ -272,8 +285,12 @@ pub(crate) fn constants(
             if variant.subtiles > 1 {
                 constants.push(("SUBTILES", f64::from(variant.subtiles)));
             }
+            if variant.group_slots {
+                constants.push(("GROUP_SLOTS", 1.0));
+            }
             constants
         }
+        KernelId::SegmentArgsGrouped if variant.bits => vec![("BITS", 1.0)],
         _ => Vec::new(),
     }
 }

@@ -14,8 +14,9 @@ use super::catalogue::{
 use super::options::{LookbackOptions, STAT_WORDS};
 use super::pipelines::{constants, Variant};
 use crate::layout::{
-    BLOCK, LIVE_BINDING, LOOKBACK_WORKGROUP, MAX_PAYLOAD_WORDS, SCAN_TILES_PER_INVOCATION,
-    SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE, TILE_COUNTS_WORKGROUP,
+    group_slots_start, BLOCK, GROUP, LIVE_BINDING, LOOKBACK_WORKGROUP, MAX_PAYLOAD_WORDS,
+    SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
+    TILE_COUNTS_WORKGROUP,
 };
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
@@ -47,8 +48,30 @@ fn builds(spec: &Spec) -> Vec<Build> {
 }
 
 /// The variants of `spec`'s pipeline in `build`: both levels of the scan's block
-/// scan, and a payload where the build (or the kernel's own payload entry) copies one.
+/// scan, a payload where the build (or the kernel's own payload entry) copies one,
+/// the look-back kernels writing group slots, and the grouped segments over bits.
 fn variants(spec: &Spec, build: &Build) -> Vec<Variant> {
+    let plain = plain_variants(spec, build);
+    match spec.id {
+        KernelId::Lookback | KernelId::LookbackPaired | KernelId::LookbackBits => {
+            let grouped = plain.iter().map(|&v| Variant {
+                group_slots: true,
+                ..v
+            });
+            plain.iter().copied().chain(grouped).collect()
+        }
+        KernelId::SegmentArgsGrouped => [false, true]
+            .map(|bits| Variant {
+                group_slots: true,
+                bits,
+                ..Variant::PLAIN
+            })
+            .to_vec(),
+        _ => plain,
+    }
+}
+
+fn plain_variants(spec: &Spec, build: &Build) -> Vec<Variant> {
     match (spec.id, spec.payload) {
         (KernelId::ScanBlock | KernelId::ScanBlockTraced, _) => {
             vec![Variant::scan_level(0), Variant::scan_level(1)]
@@ -288,7 +311,15 @@ fn layout_constants_match_rust() {
     assert!(tiles.contains("const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;"));
     assert!(tiles.contains("const ROWS : u32 = 8u;"));
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
-    assert!(wgsl("lookback").contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
+    let lookback = wgsl("lookback");
+    assert!(lookback.contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
+    assert!(lookback.contains(&format!("const GROUP : u32 = {GROUP}u;")));
+    assert!(wgsl("segment_args").contains(&format!("const GROUP : u32 = {GROUP}u;")));
+    // `group_slots_start`: past the ticket and a state a tile, at 64 words.
+    assert!(lookback.contains("return (tiles + 1u + 63u) / 64u * 64u;"));
+    assert_eq!(group_slots_start(1), 64);
+    assert_eq!(group_slots_start(63 * TILE as u64), 64);
+    assert_eq!(group_slots_start(63 * TILE as u64 + 1), 128);
     let tile_counts = wgsl("tile_counts");
     assert!(tile_counts.contains(&format!(
         "const WORKGROUP_SIZE : u32 = {TILE_COUNTS_WORKGROUP}u;"

@@ -36,7 +36,7 @@ pub struct PipelineSource {
 }
 
 /// The modules `method` compiles, in dispatch order (one per module, with every
-/// pipeline the method builds from it; `segment_args`, which only segmented
+/// pipeline the method builds from it; the segment kernels, which only segmented
 /// compactions run, left out): the tile kernels built as `options` says, with
 /// subgroups when `subgroups` (the device has `SUBGROUP` and the options allow
 /// them; `Compactor::uses_subgroups` says). `LookbackBits` and `PackedScan` list
@@ -48,7 +48,7 @@ pub fn shader_sources(
 ) -> Vec<ShaderSource> {
     let mut modules: Vec<ShaderSource> = Vec::new();
     for &id in KernelId::of(method) {
-        if id == KernelId::SegmentArgs {
+        if id.writes_segments() {
             continue;
         }
         let spec = id.spec();

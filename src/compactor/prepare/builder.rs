@@ -9,7 +9,9 @@ use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::{buffer_with, storage_buffer, words, words_at};
 use crate::gpu::options::STAT_WORDS;
 use crate::gpu::pipelines::Variant;
-use crate::layout::{subtiles, BLOCK, SEGMENT_ARGS_WORKGROUP, STEPS, TILE};
+use crate::layout::{
+    group_slot_words, group_slots_start, subtiles, BLOCK, SEGMENT_ARGS_WORKGROUP, STEPS, TILE, WORD,
+};
 use crate::output::Segment;
 use crate::Method;
 
@@ -319,7 +321,14 @@ impl<'c, 'd> Builder<'c, 'd> {
         let tiles = n.div_ceil(TILE as u64 * u64::from(subtiles));
         let stat_words = if options.stats { STAT_WORDS } else { 0 };
         // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
-        let tile_states = self.buffer("lookback:tile_states", tiles + 1 + stat_words);
+        // A segmented look-back adds its group slots (N/32 words) after them.
+        let group_slots = self.writes_group_slots();
+        let state_words = if group_slots {
+            group_slots_start(n) + group_slot_words(n)
+        } else {
+            tiles + 1
+        };
+        let tile_states = self.buffer("lookback:tile_states", state_words + stat_words);
         // u32 flags for the bits method are packed first, in the same pass.
         let bit_words = n.div_ceil(32);
         let packed = (desc.method == Method::LookbackBits && desc.input == Input::U32)
@@ -343,7 +352,7 @@ impl<'c, 'd> Builder<'c, 'd> {
                 ("input4", self.vec4_view(source, offset, input_words)),
                 ("input", words_at(source, offset, input_words)),
                 ("indices", indices.binding(n)),
-                ("tile_states", words(&tile_states, tiles + 1 + stat_words)),
+                ("tile_states", words(&tile_states, state_words + stat_words)),
                 ("count", words(&count, 1)),
             ];
             let indirect = self.out.indirect.clone();
@@ -362,6 +371,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             } else {
                 Variant {
                     subtiles,
+                    group_slots,
                     ..self.writing()
                 }
             };
@@ -462,6 +472,13 @@ impl<'c, 'd> Builder<'c, 'd> {
         packed
     }
 
+    /// Whether the tiles write the group slots: a segmented look-back, whose
+    /// records `segment_args_grouped` reads from them.
+    fn writes_group_slots(&self) -> bool {
+        self.desc.segments.as_ref().is_some_and(|s| s.count > 0)
+            && matches!(self.desc.method, Method::Lookback | Method::LookbackBits)
+    }
+
     /// The per-segment draw records, after the indices and the count are written.
     pub(super) fn segment_args(&mut self) {
         let (Some(desc), Some(out)) = (&self.desc.segments, &self.out.segments) else {
@@ -477,24 +494,67 @@ impl<'c, 'd> Builder<'c, 'd> {
         let indirect = self.out.indirect.clone();
         let capacity = self.desc.capacity;
         let count = desc.count;
-        self.push(
-            KernelId::SegmentArgs,
-            Variant::PLAIN,
-            &[
-                ("indices", indices.binding(capacity)),
-                (
-                    "segments",
-                    words_at(segments, offset, Segment::WORDS * u64::from(count)),
-                ),
-                ("own_args", indirect.binding(draw_words)),
-                (
-                    "args",
-                    args.binding(segment_args_words(self.out.draw, count)),
-                ),
-            ],
-            // One workgroup a segment.
-            u64::from(count) * SEGMENT_ARGS_WORKGROUP as u64,
-        );
+        let mut bindings = vec![
+            (
+                "segments",
+                words_at(segments, offset, Segment::WORDS * u64::from(count)),
+            ),
+            ("own_args", indirect.binding(draw_words)),
+            (
+                "args",
+                args.binding(segment_args_words(self.out.draw, count)),
+            ),
+        ];
+        let states = self.out.tile_states.clone();
+        match states.filter(|_| self.writes_group_slots()) {
+            Some(states) => {
+                // The flags the tiles read (the packed bits of u32 flags), and the
+                // group slots after the tile states.
+                let bits = self.desc.method == Method::LookbackBits;
+                let packed = self.out.packed_bits.clone();
+                let (source, offset, len) = match &packed {
+                    Some(packed) => (packed, 0, capacity.div_ceil(32)),
+                    None => (
+                        self.desc.flags,
+                        self.desc.flags_offset,
+                        input_words(self.desc),
+                    ),
+                };
+                bindings.push(("input4", self.vec4_view(source, offset, len)));
+                bindings.push(("input", words_at(source, offset, len)));
+                bindings.push((
+                    "group_slots",
+                    words_at(
+                        &states,
+                        group_slots_start(capacity) * WORD,
+                        group_slot_words(capacity),
+                    ),
+                ));
+                let variant = Variant {
+                    group_slots: true,
+                    bits,
+                    ..Variant::PLAIN
+                };
+                // One invocation a segment.
+                self.push(
+                    KernelId::SegmentArgsGrouped,
+                    variant,
+                    &bindings,
+                    u64::from(count),
+                );
+            }
+            None => {
+                bindings.push(("indices", indices.binding(capacity)));
+                // One workgroup a segment.
+                let invocations = u64::from(count) * SEGMENT_ARGS_WORKGROUP as u64;
+                self.push(
+                    KernelId::SegmentArgs,
+                    Variant::PLAIN,
+                    &bindings,
+                    invocations,
+                );
+            }
+        }
     }
 
     /// The vec4 view of `buffer`'s first `len` words from `offset`: the bulk as

@@ -27,7 +27,7 @@ pub use payload::payload;
 pub use scan_block::scan_block;
 pub use scan_tiles::scan_tiles;
 pub use scatter::scatter;
-pub use segment_args::segment_args;
+pub use segment_args::{group_slots, segment_args, segment_args_grouped};
 pub use tile_atomic::tile_atomic;
 pub use tile_counts::tile_counts;
 pub use tile_scatter_bits::tile_scatter_bits;

@@ -1,6 +1,8 @@
 //! CPU mirror of `shaders/segment_args.wgsl`: one draw record per segment, from
-//! the sorted indices of an order-keeping compaction.
+//! the sorted indices of an order-keeping compaction (`segment_args`) or from the
+//! group slots the look-back tiles wrote (`segment_args_grouped`).
 
+use crate::layout::GROUP;
 use crate::output::{DrawArgs, Segment};
 
 /// The visible objects before object `object` among the sorted `indices` (each
@@ -19,6 +21,58 @@ pub fn segment_args(
     segments: &[Segment],
     own: DrawArgs,
 ) -> (Vec<DrawArgs>, u32) {
+    records(live, segments, own, |object| {
+        first_slot_at(indices, index_base, object)
+    })
+}
+
+/// The group slots of the first `live` flags (`GROUP_SLOTS` in
+/// shaders/lookback.wgsl): word g is the slot of flag 32·g, the visible flags
+/// before it, for every group of the tiles that hold live flags.
+pub fn group_slots(visible: impl Fn(u32) -> bool, live: u32) -> Vec<u32> {
+    let tile = crate::layout::TILE as u32;
+    let groups = live.div_ceil(tile) * (tile / GROUP as u32);
+    let mut slot = 0;
+    (0..groups)
+        .map(|g| {
+            let first = g * GROUP as u32;
+            let at = slot;
+            slot += (first..(first + GROUP as u32).min(live))
+                .filter(|&i| visible(i))
+                .count() as u32;
+            at
+        })
+        .collect()
+}
+
+/// `segment_args_grouped`: the same records from `group_slots` (as
+/// [`group_slots`] gives them) and the flags between a group's first flag and
+/// each segment's first object; `count` is the number of visible flags.
+pub fn segment_args_grouped(
+    visible: impl Fn(u32) -> bool,
+    group_slots: &[u32],
+    live: u32,
+    count: u32,
+    segments: &[Segment],
+    own: DrawArgs,
+) -> (Vec<DrawArgs>, u32) {
+    records(live, segments, own, |object| {
+        if object >= live {
+            return count;
+        }
+        let first = object - object % GROUP as u32;
+        group_slots[(object / GROUP as u32) as usize]
+            + (first..object).filter(|&i| visible(i)).count() as u32
+    })
+}
+
+/// Every segment's record, `slot_at` giving the slot of an object before the live length.
+fn records(
+    live: u32,
+    segments: &[Segment],
+    own: DrawArgs,
+    slot_at: impl Fn(u32) -> u32,
+) -> (Vec<DrawArgs>, u32) {
     let mut draw_count = 0;
     let records = segments
         .iter()
@@ -28,8 +82,8 @@ pub fn segment_args(
             let end = segments
                 .get(s + 1)
                 .map_or(live, |next| next.first_object.clamp(start, live));
-            let first = first_slot_at(indices, index_base, start);
-            let instances = first_slot_at(indices, index_base, end) - first;
+            let first = slot_at(start);
+            let instances = slot_at(end) - first;
             if instances > 0 {
                 draw_count = s as u32 + 1;
             }
