@@ -149,24 +149,40 @@ fn segment_args(
 }
 
 // The slot of object `object` (the visible flags before it), from its group's slot
-// and the flags between, all loaded at once; past the live length `n`, the count.
+// and the group's flags before it; past the live length `n`, the count.
 fn grouped_slot(object : u32, n : u32) -> u32 {
   if (object >= n) {
     return own_args[1];
   }
   let g = object / GROUP;
   let before = object % GROUP;
+  let slot = group_slots[g];
+  // Meshes often start at a group's first flag: no flags to load.
+  if (before == 0u) {
+    return slot;
+  }
   if (BITS) {
-    return group_slots[g] + countOneBits(bit_word(g, n) & ((1u << before) - 1u));
+    return slot + countOneBits(bit_word(g, n) & ((1u << before) - 1u));
   }
-  var slot = group_slots[g];
+  return slot + countOneBits(group_flags(g, n) & ((1u << before) - 1u));
+}
+
+// The visible flags of u32 group g, flag GROUP·g + i at bit i: eight vec4 loads
+// issued together (a loop of checked loads waited on one after another, and
+// cost 3–4 µs a pass on the H200; BENCHMARKS.md v31).
+fn group_flags(g : u32, n : u32) -> u32 {
+  let v = (GROUP / 4u) * g;
+  if (v + GROUP / 4u <= n / 4u) {
+    return nibble(input4[v]) | (nibble(input4[v + 1u]) << 4u) | (nibble(input4[v + 2u]) << 8u) |
+           (nibble(input4[v + 3u]) << 12u) | (nibble(input4[v + 4u]) << 16u) |
+           (nibble(input4[v + 5u]) << 20u) | (nibble(input4[v + 6u]) << 24u) |
+           (nibble(input4[v + 7u]) << 28u);
+  }
+  var bits = 0u;
   for (var k = 0u; k < GROUP / 4u; k = k + 1u) {
-    // Flags 4k .. 4k+3 of the group, those before the object.
-    let keep = min(before - min(before, 4u * k), 4u);
-    let v = (GROUP / 4u) * g + k;
-    slot = slot + countOneBits(nibble(load4_checked(v, n)) & ((1u << keep) - 1u));
+    bits = bits | (nibble(load4_checked(v + k, n)) << (4u * k));
   }
-  return slot;
+  return bits;
 }
 
 @compute @workgroup_size(64)

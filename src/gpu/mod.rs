@@ -8,6 +8,7 @@ pub(crate) mod kernel;
 pub(crate) mod options;
 pub(crate) mod pipelines;
 pub mod readback;
+mod strip;
 
 #[cfg(test)]
 mod tests;
