@@ -17,7 +17,8 @@
 // the gap between the last probe before the object and the first at or past it, 33
 // times narrower. A search of 2^23 slots takes 5 rounds of loads in parallel,
 // where one invocation halving the range waits on 23 loads in a row (BENCHMARKS.md
-// v27). No atomics but the draw count's, the same records every run.
+// v27). No atomics: the same records every run, the draw count written by one
+// invocation (see `write_record`).
 // (With shaders/input.wgsl, bindings 0 and 1, and shaders/live.wgsl, binding 7.)
 
 // The compacted indices, each with the index base (live.w) added.
@@ -31,8 +32,8 @@
 // their first instance is added to every segment's.
 @group(0) @binding(4) var<storage, read>       own_args : array<u32>;
 // One record per segment, as many words as `own_args`, then the draw count: one
-// past the last segment with a visible object (zeroed before the pass).
-@group(0) @binding(5) var<storage, read_write> args     : array<atomic<u32>>;
+// past the last segment with a visible object.
+@group(0) @binding(5) var<storage, read_write> args     : array<u32>;
 // `segment_args_grouped`: the slot of flag 32·g in word g, as the tiles wrote it.
 @group(0) @binding(6) var<storage, read>       group_slots : array<u32>;
 // Flags per group slot (the tiles' GROUP, shaders/lookback.wgsl).
@@ -110,22 +111,29 @@ fn segment_range(s : u32, n : u32, segments_len : u32) -> vec2<u32> {
 }
 
 // Segment s's record from the slots of its first object and of the next segment's.
+// The draw count is written by the last segment with a visible object, the one
+// that holds the last visible object (its first slot is before the count, its end
+// at it), or by segment 0 when no segment has one: one writer where the segments
+// are in order, so nothing needs clearing before the pass (a clear cost about a
+// microsecond; BENCHMARKS.md v31).
 fn write_record(s : u32, segments_len : u32, slots : vec2<u32>) {
   let segment = segments[s];
-  let instances = slots.y - slots.x;
   let words = arrayLength(&own_args);
   let at = s * words;
-  atomicStore(&args[at], segment.y);
-  atomicStore(&args[at + 1u], instances);
-  atomicStore(&args[at + 2u], segment.z);
+  args[at] = segment.y;
+  args[at + 1u] = slots.y - slots.x;
+  args[at + 2u] = segment.z;
   if (words == 5u) {
-    atomicStore(&args[at + 3u], segment.w);
-    atomicStore(&args[at + 4u], own_args[4] + slots.x);
+    args[at + 3u] = segment.w;
+    args[at + 4u] = own_args[4] + slots.x;
   } else {
-    atomicStore(&args[at + 3u], own_args[3] + slots.x);
+    args[at + 3u] = own_args[3] + slots.x;
   }
-  if (instances > 0u) {
-    atomicMax(&args[segments_len * words], s + 1u);
+  let count = own_args[1];
+  if (slots.x < count && slots.y == count) {
+    args[segments_len * words] = s + 1u;
+  } else if (s == 0u && slots.x == count) {
+    args[segments_len * words] = 0u;
   }
 }
 

@@ -377,6 +377,9 @@ fn segment_args_matches_cpu() {
                         (alignment() + aligned_bytes(draw_words(draw) * count as u64 + 1)) / 4,
                         storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
                     );
+                    // Nothing clears the renderer's records or draw count before the pass.
+                    c.queue()
+                        .write_buffer(&mine, 0, &vec![0xA5u8; mine.size() as usize]);
                     for args_to in [None, Some((&mine, alignment()))] {
                         let compaction = c
                             .prepare_with(&CompactionDesc {

@@ -231,12 +231,16 @@ fn check_len(compaction: &Compaction, len: u64) -> Result<()> {
 }
 
 /// What must start at zero before a compaction's pass: the count where the
-/// method needs it, and the draw count of its segments (an atomic maximum).
+/// method needs it, and the draw count of no segments (with segments, one of them
+/// writes it).
 pub(super) fn clear_before(encoder: &mut wgpu::CommandEncoder, compaction: &Compaction) {
     if needs_cleared_count(compaction) {
         encoder.clear_buffer(&compaction.count, 0, None);
     }
-    if let Some((buffer, offset)) = compaction.draw_count() {
+    if let Some((buffer, offset)) = compaction
+        .draw_count()
+        .filter(|_| compaction.segment_count() == 0)
+    {
         encoder.clear_buffer(buffer, offset, Some(WORD));
     }
 }
