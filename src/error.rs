@@ -31,6 +31,8 @@ pub enum Error {
         buffer: &'static str,
         /// Its size in bytes.
         size: u64,
+        /// The offset the range starts at.
+        offset: u64,
         /// The bytes needed, from the offset.
         needed: u64,
     },
@@ -87,6 +89,13 @@ pub enum Error {
         /// The second.
         second: &'static str,
     },
+    /// `index_base` plus the capacity passes `u32::MAX`: the last indices would wrap.
+    IndexOverflow {
+        /// The index base asked for.
+        index_base: u32,
+        /// The capacity in objects.
+        capacity: u64,
+    },
     /// A live length past the compaction's capacity.
     LengthTooLarge {
         /// The length asked for.
@@ -140,9 +149,11 @@ impl std::fmt::Display for Error {
             Error::BufferUsage { buffer, missing } => {
                 write!(f, "the {buffer} buffer needs the usage {missing:?}")
             }
-            Error::BufferTooSmall { buffer, size, needed } => write!(
+            Error::BufferTooSmall { buffer, size, offset, needed } => write!(
                 f,
-                "the {buffer} buffer has {size} bytes, but the compaction needs {needed} from its offset"
+                "the {buffer} buffer has {size} bytes, but the compaction needs {needed} from \
+                 offset {offset}, {} in all",
+                offset.saturating_add(*needed)
             ),
             Error::Misaligned { what, offset, alignment } => {
                 write!(f, "the {what} ({offset}) must be a multiple of {alignment}")
@@ -167,6 +178,12 @@ impl std::fmt::Display for Error {
                 "the {first} and {second} ranges are in one buffer where a pass reads one and \
                  writes the other, or they overlap: give them separate buffers (or ranges that \
                  do not overlap, where both are written)"
+            ),
+            Error::IndexOverflow { index_base, capacity } => write!(
+                f,
+                "index_base {index_base} plus a capacity of {capacity} objects passes u32::MAX \
+                 ({}): the last indices would wrap",
+                u32::MAX
             ),
             Error::LengthTooLarge { len, capacity } => write!(
                 f,

@@ -7,6 +7,7 @@ mod common;
 
 use wgpu_compaction::{
     CompactionDesc, Compactor, DrawArgs, Error, Input, Method, PayloadDesc, SegmentsDesc,
+    LENGTH_SLOTS,
 };
 
 /// `f()`, asserting that it raised no GPU error.
@@ -72,6 +73,7 @@ fn every_misuse_of_prepare_is_its_error() {
                     Error::BufferTooSmall {
                         buffer: "flags",
                         size: 4096,
+                        offset: 0,
                         needed: 4100
                     }
                 )
@@ -840,13 +842,18 @@ fn each_encode_len_of_one_submission_compacts_its_own_length_and_an_overflow_is_
     let device = compactor.device();
     let flags_words = vec![1u32; 1000];
     let flags = compactor.upload(&flags_words).expect("upload");
+    let lengths: Vec<u64> = (0..2 * u64::from(LENGTH_SLOTS) + 2)
+        .map(|k| (k * 337 + 100) % 1001)
+        .collect();
+    let want: Vec<u32> = lengths.iter().map(|&l| l as u32).collect();
     for method in Method::ALL {
         let compaction = compactor.prepare(&flags, 1000, method, 6).expect("prepare");
         let outs = no_gpu_error(device, || {
-            // Three lengths, one submission: each read back right after its encode.
+            // 130 lengths, one submission (past LENGTH_SLOTS twice): each read back
+            // right after its encode.
             let mut encoder = device.create_command_encoder(&Default::default());
             let mut pending = Vec::new();
-            for len in [100, 700, 3] {
+            for len in lengths.clone() {
                 compactor
                     .encode_len(&mut encoder, &compaction, len)
                     .expect("encode_len");
@@ -863,15 +870,8 @@ fn each_encode_len_of_one_submission_compacts_its_own_length_and_an_overflow_is_
                 .collect::<Vec<_>>()
         });
         let counts: Vec<u32> = outs.iter().map(|o| o.count).collect();
-        assert_eq!(
-            counts,
-            [100, 700, 3],
-            "{method:?}: lengths in encoder order"
-        );
-        assert_eq!(
-            outs.iter().map(|o| o.requested).collect::<Vec<_>>(),
-            [100, 700, 3]
-        );
+        assert_eq!(counts, want, "{method:?}: lengths in encoder order");
+        assert_eq!(outs.iter().map(|o| o.requested).collect::<Vec<_>>(), want);
         // A GPU count past the capacity: clamped, and the length asked for is there to see.
         let source = buffer_init(device, &[1234], wgpu::BufferUsages::COPY_SRC);
         let out = no_gpu_error(device, || {
@@ -888,4 +888,55 @@ fn each_encode_len_of_one_submission_compacts_its_own_length_and_an_overflow_is_
         assert_eq!(out.count, 1000, "{method:?}: clamped to the capacity");
         assert_eq!(out.requested, 1234, "{method:?}: the overflow told");
     }
+}
+
+#[test]
+fn an_index_base_that_would_wrap_is_refused_and_a_short_range_names_its_offset() {
+    let compactor = common::compactor();
+    let flags = compactor.upload(&vec![1u32; 1000]).expect("upload");
+    let base_for_last = |last: u32| last - 999;
+    for method in Method::ALL {
+        // The last index is index_base + 999: u32::MAX is the most it may be.
+        let at_max = compactor
+            .prepare_with(&CompactionDesc {
+                index_base: base_for_last(u32::MAX),
+                ..CompactionDesc::new(&flags, 1000, method)
+            })
+            .expect("the last index at u32::MAX");
+        let out = pollster::block_on(compactor.run_compaction(&at_max)).expect("run");
+        let mut indices = out.indices.clone();
+        indices.sort_unstable();
+        assert_eq!(indices.first(), Some(&base_for_last(u32::MAX)), "{method}");
+        assert_eq!(indices.last(), Some(&u32::MAX), "{method}");
+        let past = compactor.prepare_with(&CompactionDesc {
+            index_base: base_for_last(u32::MAX) + 1,
+            ..CompactionDesc::new(&flags, 1000, method)
+        });
+        assert_eq!(
+            past.err(),
+            Some(Error::IndexOverflow {
+                index_base: base_for_last(u32::MAX) + 1,
+                capacity: 1000
+            }),
+            "{method}"
+        );
+    }
+    // A range that starts at an offset says where, and how far it reaches.
+    let indices = compactor.device().create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 4252,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let err = compactor
+        .prepare_with(&CompactionDesc {
+            indices_to: Some((&indices, 256)),
+            ..CompactionDesc::new(&flags, 1000, Method::Lookback)
+        })
+        .err()
+        .expect("too small");
+    assert_eq!(
+        err.to_string(),
+        "the indices buffer has 4252 bytes, but the compaction needs 4000 from offset 256, 4256 in all"
+    );
 }

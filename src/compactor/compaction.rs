@@ -139,7 +139,11 @@ impl Compaction {
             .flatten()
             .filter(|o| o.own)
             .map(|o| &o.buffer);
-        let own = [Some(&self.count), Some(&self.live), Some(&self.lengths)]
+        self.lengths
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .destroy();
+        let own = [Some(&self.count), Some(&self.live)]
             .into_iter()
             .chain([
                 self.tile_states.as_ref(),

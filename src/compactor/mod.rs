@@ -26,8 +26,10 @@ use crate::gpu::pipelines::Pipelines;
 use crate::output::DrawArgs;
 use crate::Method;
 
-/// How many `encode_len` calls of one compaction in one submission keep their
-/// own lengths (each has a slot, reused after this many).
+/// The lengths one buffer of a compaction holds for `encode_len`: each call takes
+/// the next slot, and a fresh buffer follows the last (the one it replaces lives
+/// on until the work that reads it is done), so any number of `encode_len` in one
+/// submission each compact their own length.
 pub const LENGTH_SLOTS: u32 = 64;
 
 /// One recorded dispatch: a pipeline, its bindings, how many invocations.
@@ -114,8 +116,9 @@ pub struct Compaction {
     payload: Option<PayloadOut>,
     segments: Option<SegmentsOut>,
     levels: Vec<ScanLevel>,
-    /// `LENGTH_SLOTS` words: each `encode_len`'s length, copied into `live` in the encoder.
-    lengths: wgpu::Buffer,
+    /// `LENGTH_SLOTS` words: each `encode_len`'s length, copied into `live` in the
+    /// encoder; replaced when its slots are all taken.
+    lengths: std::sync::Mutex<wgpu::Buffer>,
     next_length: std::sync::atomic::AtomicU32,
     /// The look-back's ticket counter and tile states; they carry over from run to
     /// run (the state codes alternate), so they live as long as the compaction.

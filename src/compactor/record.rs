@@ -24,9 +24,7 @@ pub enum Length<'a> {
     Capacity,
     /// The first `n` flags (at most the capacity), recorded in the encoder from
     /// a slot of its own: encoded several times in one submission, each encode
-    /// compacts its own length, in encoder order (up to
-    /// [`LENGTH_SLOTS`](crate::LENGTH_SLOTS) a compaction a submission; past that
-    /// the slots are reused).
+    /// compacts its own length, in encoder order, however many there are.
     Flags(u64),
     /// As many flags as the u32 at byte `offset` of `buffer` says, read on the
     /// GPU (a culling pass's count: no readback). Past the capacity it compacts
@@ -91,6 +89,11 @@ impl Compactor {
     }
 
     /// `encode_with` the defaults: the length kept ([`Length::Kept`]), no timestamps.
+    ///
+    /// What no `encode*` can check (wgpu 30 does not say which device made an
+    /// encoder or a buffer): an encoder of another device, or a buffer destroyed
+    /// after `prepare`. wgpu reports those at `submit` to its uncaptured-error
+    /// handler (LIBRARY.md, "What that promise does not cover").
     pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -175,13 +178,26 @@ impl Compactor {
         len: u64,
     ) -> Result<()> {
         check_len(compaction, len)?;
-        let slot = u64::from(compaction.next_length.fetch_add(1, Ordering::Relaxed) % LENGTH_SLOTS);
-        self.queue.write_buffer(
-            &compaction.lengths,
-            slot * WORD,
-            bytemuck::bytes_of(&live_word(len)),
-        );
-        encoder.copy_buffer_to_buffer(&compaction.lengths, slot * WORD, &compaction.live, 0, WORD);
+        let taken = compaction.next_length.fetch_add(1, Ordering::Relaxed);
+        let slot = u64::from(taken % LENGTH_SLOTS);
+        let mut lengths = compaction
+            .lengths
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Every slot taken: a fresh buffer, so that the 65th length of a submission
+        // does not overwrite the first before it is read (queue writes all land
+        // before the submission runs).
+        if slot == 0 && taken > 0 {
+            *lengths = compaction.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("lengths"),
+                size: u64::from(LENGTH_SLOTS) * WORD,
+                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+        }
+        self.queue
+            .write_buffer(&lengths, slot * WORD, bytemuck::bytes_of(&live_word(len)));
+        encoder.copy_buffer_to_buffer(&lengths, slot * WORD, &compaction.live, 0, WORD);
         Ok(())
     }
 

@@ -33,7 +33,8 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
             | Compaction::Unsupported { .. }
             | Compaction::PayloadWords { .. }
             | Compaction::BindingTooLarge { .. }
-            | Compaction::Aliased { .. } => "usage",
+            | Compaction::Aliased { .. }
+            | Compaction::IndexOverflow { .. } => "usage",
             _ => "gpu",
         },
     }

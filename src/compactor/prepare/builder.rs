@@ -135,7 +135,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             packed_bits: None,
             dispatches: Vec::new(),
             destroy_on_drop: false,
-            lengths,
+            lengths: std::sync::Mutex::new(lengths),
             next_length: Default::default(),
             compactor: compactor.id,
             device: device.clone(),

@@ -19,6 +19,13 @@ impl Compactor {
         let needs = compaction_needs(method, desc.payload.is_some(), desc.segments.is_some());
         check(method, needs, &self.device.limits())?;
         self.check_len_for(desc.capacity, method)?;
+        // The last index written is index_base + capacity - 1.
+        if u64::from(desc.index_base) + desc.capacity > u64::from(u32::MAX) + 1 {
+            return Err(Error::IndexOverflow {
+                index_base: desc.index_base,
+                capacity: desc.capacity,
+            });
+        }
         if desc.input == Input::Bits && !method.reads_bits() {
             return Err(Error::Unsupported {
                 method,
@@ -156,6 +163,7 @@ impl Compactor {
             return Err(Error::BufferTooSmall {
                 buffer,
                 size: target.size(),
+                offset,
                 needed,
             });
         }
