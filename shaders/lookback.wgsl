@@ -159,8 +159,12 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
                   encode_state(INCLUSIVE, exclusive + total, ticket.parity));
     }
     if (ticket.tile == tiles - 1u) {
-      atomicStore(&count[0], exclusive + total);
-      indirect[1] = exclusive + total;
+      // Past the indices' room (a renderer's `max_visible`) nothing was written:
+      // the draw takes what was, and count[1] says how many did not fit.
+      let written = min(exclusive + total, arrayLength(&indices));
+      atomicStore(&count[0], written);
+      atomicStore(&count[1], exclusive + total - written);
+      indirect[1] = written;
     }
     tile_base = exclusive;
     record_stats();
@@ -172,7 +176,7 @@ fn finish_look_back(li : u32, ticket : Ticket, total : u32, tiles : u32) -> u32 
 // tile of the capacity, at a multiple of 64 words so that the host binds the slots
 // at a 256-byte offset (the host's `group_slots_start`, src/layout.rs).
 fn group_slots_start() -> u32 {
-  let tiles = (arrayLength(&indices) + TILE - 1u) / TILE;
+  let tiles = (live.y + TILE - 1u) / TILE;
   return (tiles + 1u + 63u) / 64u * 64u;
 }
 
@@ -210,12 +214,13 @@ fn write_group_slots(tile : u32, li : u32, scan : Scan, base : u32) {
 // writes the count.
 fn skip_tile(li : u32, ticket : Ticket, tiles : u32) {
   if (li == 0u) {
-    let capacity_tiles = (arrayLength(&indices) + SUBTILES * TILE - 1u) / (SUBTILES * TILE);
+    let capacity_tiles = (live.y + SUBTILES * TILE - 1u) / (SUBTILES * TILE);
     if (ticket.tile < capacity_tiles) {
       atomicStore(&tile_states[1u + ticket.tile], encode_state(INCLUSIVE, 0u, ticket.parity));
     }
     if (tiles == 0u && ticket.tile == 0u) {
       atomicStore(&count[0], 0u);
+      atomicStore(&count[1], 0u);
       indirect[1] = 0u;
     }
   }
@@ -295,7 +300,7 @@ fn lookback(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = min(live.x, arrayLength(&indices));
+  let n = min(live.x, live.y);
   let tiles = (n + TILE - 1u) / TILE;
   let ticket = take_ticket(li, groups, 1u);
   let nibbles = tile_nibbles(ticket.tile, li, n);
@@ -321,7 +326,7 @@ fn lookback_paired(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = min(live.x, arrayLength(&indices));
+  let n = min(live.x, live.y);
   let tiles = (n + TILE - 1u) / TILE;
   let first = take_ticket(li, groups, 2u);
   let first_nibbles = tile_nibbles(first.tile, li, n);
@@ -338,7 +343,7 @@ fn lookback_bits(
   @builtin(local_invocation_index) li : u32,
   @builtin(num_workgroups) groups : vec3<u32>,
 ) {
-  let n = min(live.x, arrayLength(&indices));
+  let n = min(live.x, live.y);
   let tiles = (n + SUBTILES * TILE - 1u) / (SUBTILES * TILE);
   let ticket = take_ticket(li, groups, 1u);
   if (ticket.tile >= tiles) {

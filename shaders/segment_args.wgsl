@@ -116,7 +116,9 @@ fn segment_range(s : u32, n : u32, segments_len : u32) -> vec2<u32> {
 // at it), or by segment 0 when no segment has one: one writer where the segments
 // are in order, so nothing needs clearing before the pass (a clear cost about a
 // microsecond; BENCHMARKS.md v31).
-fn write_record(s : u32, segments_len : u32, slots : vec2<u32>) {
+fn write_record(s : u32, segments_len : u32, found : vec2<u32>) {
+  // Slots past what was written (a renderer's `max_visible`) are not drawn.
+  let slots = min(found, vec2<u32>(own_args[1]));
   let segment = segments[s];
   let words = arrayLength(&own_args);
   let at = s * words;

@@ -11,10 +11,11 @@ override PAYLOAD_WORDS : u32 = 1u;
 
 // The staged indices to their slots, each plus the index base, then their payloads.
 fn write_out(li : u32, base : u32, total : u32) {
-  for (var s = li; s < total; s = s + WORKGROUP_SIZE) {
+  let kept = room_for(base, total);
+  for (var s = li; s < kept; s = s + WORKGROUP_SIZE) {
     indices[base + s] = object_index(staged[s]);
   }
-  copy_payloads(li, base, total);
+  copy_payloads(li, base, kept);
 }
 
 // Consecutive invocations write consecutive runs of the copies. A payload of whole

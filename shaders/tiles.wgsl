@@ -26,10 +26,12 @@ const ROWS : u32 = 8u;
 const TILE : u32 = ROWS * 4u * WORKGROUP_SIZE;
 const TILE_WORDS : u32 = TILE / 32u;
 
-// Exactly the capacity in words: its length is the most flags a run compacts.
+// Room for the capacity, or for a renderer's `max_visible`: slots past its length
+// are not written (the capacity in flags is live.y).
 @group(0) @binding(2) var<storage, read_write> indices     : array<u32>;
 // [0]: the ticket counter; [1 + t]: the state of tile t (shaders/lookback.wgsl).
 @group(0) @binding(3) var<storage, read_write> tile_states : array<atomic<u32>>;
+// [0]: the visible flags written; [1]: those past the indices' room (look-back).
 @group(0) @binding(4) var<storage, read_write> count       : array<atomic<u32>>;
 
 // Flags per row of a u32 tile (one vec4 per invocation).
@@ -71,6 +73,13 @@ fn take_ticket(li : u32, groups : vec3<u32>, per_group : u32) -> Ticket {
   let ticket = workgroupUniformLoad(&shared_ticket);
   let parity = select(0u, 1u, ticket >= launched);
   return Ticket(ticket - parity * launched, parity);
+}
+
+// How many of `total` slots from `base` the indices hold (and a payload's copies,
+// sized alike): the write-outs stop there.
+fn room_for(base : u32, total : u32) -> u32 {
+  let len = arrayLength(&indices);
+  return min(total, len - min(base, len));
 }
 
 // Writes the indices of the visible flags among e .. e+3 (bits of `m`) to

@@ -89,6 +89,31 @@ pub enum Error {
         /// The second.
         second: &'static str,
     },
+    /// `Compactor::check_segments`: a segment that starts before the one before it.
+    SegmentsOutOfOrder {
+        /// Its position in the list.
+        segment: u32,
+        /// Its first object.
+        first_object: u32,
+        /// The first object of the segment before it.
+        previous: u32,
+    },
+    /// `Compactor::check_segments`: a segment that starts past the objects.
+    SegmentPastObjects {
+        /// Its position in the list.
+        segment: u32,
+        /// Its first object.
+        first_object: u32,
+        /// The objects (the compaction's capacity).
+        objects: u64,
+    },
+    /// A `max_visible` of 0, or past the capacity.
+    MaxVisible {
+        /// The `max_visible` asked for.
+        max_visible: u64,
+        /// The capacity.
+        capacity: u64,
+    },
     /// `index_base` plus the capacity passes `u32::MAX`: the last indices would wrap.
     IndexOverflow {
         /// The index base asked for.
@@ -178,6 +203,19 @@ impl std::fmt::Display for Error {
                 "the {first} and {second} ranges are in one buffer where a pass reads one and \
                  writes the other, or they overlap: give them separate buffers (or ranges that \
                  do not overlap, where both are written)"
+            ),
+            Error::SegmentsOutOfOrder { segment, first_object, previous } => write!(
+                f,
+                "segment {segment} starts at object {first_object}, before the segment before \
+                 it ({previous}): the GPU assumes the segments in order"
+            ),
+            Error::SegmentPastObjects { segment, first_object, objects } => write!(
+                f,
+                "segment {segment} starts at object {first_object}, past the {objects} objects"
+            ),
+            Error::MaxVisible { max_visible, capacity } => write!(
+                f,
+                "max_visible {max_visible} must be from 1 to the capacity, {capacity}"
             ),
             Error::IndexOverflow { index_base, capacity } => write!(
                 f,

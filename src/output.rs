@@ -154,6 +154,9 @@ pub struct CompactionOutput {
     /// [`Compaction::live`](crate::Compaction::live)): past the capacity, the
     /// GPU's count (`encode_len_from`) was clamped to the capacity.
     pub requested: u32,
+    /// Visible objects past the compaction's `max_visible`, which were not written
+    /// (word 1 of the count buffer, [`Compaction::dropped`](crate::Compaction::dropped)); 0 without one.
+    pub dropped: u32,
     /// The payload copies, `count · words` u32 (empty without a payload).
     pub payload: Vec<u32>,
     /// One draw record per segment (empty without segments).

@@ -490,3 +490,227 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
         assert_eq!(out.draw_count, 0);
     }
 }
+
+/// Outputs sized for `max_visible`: the first that many visible objects in order,
+/// their payloads and per-mesh records, the count and `instance_count` what was
+/// written, the rest counted in `dropped`; nothing written past the room, in the
+/// compaction's own buffers or in a renderer's range sized for exactly that.
+#[test]
+fn max_visible_keeps_the_first_in_order_and_counts_the_rest() {
+    let compactor = compactor();
+    let wide = Compactor::with_options(
+        compactor.device(),
+        compactor.queue(),
+        wgpu_compaction::teaching::LookbackOptions {
+            paired_from_tiles: 1,
+            wide_bits_from_tiles: 1,
+            ..Default::default()
+        },
+    );
+    let storage = wgpu::BufferUsages::STORAGE;
+    let n = 3 * 4096 + 5;
+    let flags = random(n, 0.5, 77);
+    let visible = expected(&flags, n, 0).len() as u64;
+    let flags_buffer = upload(&flags, storage);
+    let words = 4u32;
+    let source = payload_source(n, words, 78);
+    let source_buffer = upload(&source, storage);
+    let list = segments(n as u32, 40, 79);
+    let segment_buffer = upload(bytemuck::cast_slice(&list), storage);
+    let draw = DrawArgs::indexed(6);
+    for max in [
+        1,
+        100,
+        visible / 2,
+        visible - 1,
+        visible,
+        visible + 1,
+        n as u64,
+    ] {
+        for method in [Method::Lookback, Method::LookbackBits] {
+            for (who, c) in [("", compactor), (" wide", &wide)] {
+                // A renderer's range with room for exactly `max`, sentinels after it.
+                let mine = buffer(
+                    (alignment() + aligned_bytes(max) + alignment()) / 4,
+                    storage,
+                );
+                for indices_to in [None, Some((&mine, alignment()))] {
+                    let compaction = c
+                        .prepare_with(&CompactionDesc {
+                            index_base: 3,
+                            draw,
+                            indices_to,
+                            max_visible: Some(max),
+                            payload: Some(PayloadDesc {
+                                source: (&source_buffer, 0),
+                                words,
+                                to: None,
+                            }),
+                            segments: Some(SegmentsDesc {
+                                segments: (&segment_buffer, 0),
+                                count: list.len() as u32,
+                                args_to: None,
+                            }),
+                            ..CompactionDesc::new(&flags_buffer, n as u64, method)
+                        })
+                        .unwrap_or_else(|e| panic!("{method}{who} max {max}: {e}"));
+                    assert_eq!(compaction.max_visible(), max);
+                    for live in [n as u64, n as u64 / 2] {
+                        let case = format!(
+                            "{method}{who}, max {max}, live {live}, to {}",
+                            indices_to.is_some()
+                        );
+                        let out = run_on(c, &compaction, live);
+                        let all = expected(&flags, live as usize, 3);
+                        let kept = all.len().min(max as usize);
+                        let want = &all[..kept];
+                        assert_eq!(out.indices, want, "{case}");
+                        assert_eq!(out.count as usize, kept, "{case}");
+                        assert_eq!(out.indirect.instance_count() as usize, kept, "{case}");
+                        assert_eq!(out.dropped as usize, all.len() - kept, "{case}");
+                        assert_eq!(out.payload, cpu::payload(want, 3, &source, words), "{case}");
+                        let (records, draw_count) =
+                            cpu::segment_args(want, 3, live as u32, &list, draw);
+                        assert_eq!(out.segment_args, records, "{case}");
+                        assert_eq!(out.draw_count, draw_count, "{case}");
+                    }
+                    if indices_to.is_some() {
+                        // Nothing past the range: the sentinels after `max` words stand.
+                        let words_after = read_words(c, &mine, mine.size() / 4);
+                        let end = (alignment() / 4 + max) as usize;
+                        assert!(
+                            words_after[end..].iter().all(|&w| w == SENTINEL),
+                            "{method}{who} max {max}: written past the room"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // What it refuses: none, more than the capacity, a method that does not stop.
+    let desc = |method, max| CompactionDesc {
+        max_visible: Some(max),
+        ..CompactionDesc::new(&flags_buffer, n as u64, method)
+    };
+    for max in [0, n as u64 + 1] {
+        assert_eq!(
+            compactor.prepare_with(&desc(Method::Lookback, max)).err(),
+            Some(Error::MaxVisible {
+                max_visible: max,
+                capacity: n as u64
+            })
+        );
+    }
+    for method in [
+        Method::Scan,
+        Method::PackedScan,
+        Method::Atomic,
+        Method::TileAtomic,
+    ] {
+        assert!(matches!(
+            compactor.prepare_with(&desc(method, 10)).err(),
+            Some(Error::Unsupported { .. })
+        ));
+    }
+}
+
+/// `check_segments` reads the segments back and says which one the GPU would get
+/// wrong; out of order, the records still stay within the indices written.
+#[test]
+fn check_segments_finds_what_the_gpu_assumes_and_records_stay_in_range() {
+    let compactor = compactor();
+    let storage = wgpu::BufferUsages::STORAGE;
+    let n = 10_000u32;
+    let flags = random(n as usize, 0.5, 5);
+    let flags_buffer = upload(&flags, storage);
+    let visible = expected(&flags, n as usize, 0).len() as u32;
+    let mesh = |first_object| Segment {
+        first_object,
+        index_count: 3,
+        first_index: 0,
+        base_vertex: 0,
+    };
+    let cases: [(&[u32], Option<Error>); 4] = [
+        (&[0, 10, 10, 5000, 10_000], None),
+        (
+            &[0, 300, 200, 900],
+            Some(Error::SegmentsOutOfOrder {
+                segment: 2,
+                first_object: 200,
+                previous: 300,
+            }),
+        ),
+        (
+            &[0, 10_001],
+            Some(Error::SegmentPastObjects {
+                segment: 1,
+                first_object: 10_001,
+                objects: 10_000,
+            }),
+        ),
+        (
+            &[9000, 100, 5000, 20],
+            Some(Error::SegmentsOutOfOrder {
+                segment: 1,
+                first_object: 100,
+                previous: 9000,
+            }),
+        ),
+    ];
+    for (starts, want) in cases {
+        let list: Vec<Segment> = starts.iter().map(|&s| mesh(s)).collect();
+        let segments = upload(bytemuck::cast_slice(&list), storage);
+        for method in [Method::Lookback, Method::Scan] {
+            let compaction = compactor
+                .prepare_with(&CompactionDesc {
+                    draw: DrawArgs::indexed(3),
+                    segments: Some(SegmentsDesc {
+                        segments: (&segments, 0),
+                        count: list.len() as u32,
+                        args_to: None,
+                    }),
+                    ..CompactionDesc::new(&flags_buffer, u64::from(n), method)
+                })
+                .expect("prepare");
+            let checked = pollster::block_on(compactor.check_segments(&compaction));
+            assert_eq!(checked.err(), want.clone(), "{method} {starts:?}");
+            // In order or not, every record draws slots that were written.
+            let out = run_on(compactor, &compaction, u64::from(n));
+            for record in &out.segment_args {
+                let DrawArgs::Indexed(args) = record else {
+                    panic!("indexed records")
+                };
+                assert!(
+                    args.first_instance + args.instance_count <= visible,
+                    "{method} {starts:?}: {args:?}"
+                );
+            }
+        }
+    }
+    // The segments' buffer must be readable.
+    let list = [mesh(0)];
+    let unreadable = compactor
+        .device()
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(&list),
+            usage: storage,
+        });
+    let compaction = compactor
+        .prepare_with(&CompactionDesc {
+            segments: Some(SegmentsDesc {
+                segments: (&unreadable, 0),
+                count: 1,
+                args_to: None,
+            }),
+            ..CompactionDesc::new(&flags_buffer, u64::from(n), Method::Lookback)
+        })
+        .expect("prepare");
+    assert_eq!(
+        pollster::block_on(compactor.check_segments(&compaction)).err(),
+        Some(Error::BufferUsage {
+            buffer: "segments",
+            missing: wgpu::BufferUsages::COPY_SRC
+        })
+    );
+}

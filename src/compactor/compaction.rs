@@ -36,7 +36,21 @@ impl Compaction {
         self.indices.offset
     }
 
-    /// One u32: the number of visible flags.
+    /// The visible objects its indices (and payload copies) hold: `max_visible`
+    /// where it was prepared with one, else the capacity.
+    pub fn max_visible(&self) -> u64 {
+        self.out_capacity
+    }
+
+    /// The word after the count (byte 4 of [`Compaction::count`]): after a run,
+    /// how many visible objects did not fit in `max_visible` and were not written
+    /// (0 when all did). Bind or copy it to grow the outputs next frame.
+    pub fn dropped(&self) -> (&wgpu::Buffer, u64) {
+        (&self.count, WORD)
+    }
+
+    /// Word 0: the number of visible objects written (the draw's
+    /// `instance_count`); word 1: see [`Compaction::dropped`].
     pub fn count(&self) -> &wgpu::Buffer {
         &self.count
     }

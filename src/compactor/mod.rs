@@ -6,6 +6,7 @@
 //! order of the file names: these are named so that it reads create, prepare,
 //! record, results, as a renderer uses them.
 
+mod check;
 mod compaction;
 mod create;
 pub(crate) mod limits;
@@ -87,6 +88,8 @@ struct PayloadOut {
 struct SegmentsOut {
     count: u32,
     args: Output,
+    /// The renderer's segments (for `Compactor::check_segments`).
+    source: (wgpu::Buffer, u64),
 }
 
 /// The buffers of one level of the recursive scan.
@@ -105,6 +108,8 @@ pub struct Compaction {
     method: Method,
     label: Option<String>,
     capacity: u64,
+    /// The visible objects the indices and copies hold (`max_visible`, else the capacity).
+    out_capacity: u64,
     input: Input,
     indices: Output,
     count: wgpu::Buffer,

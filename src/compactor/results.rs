@@ -92,13 +92,13 @@ impl Compaction {
         };
         let payload_words = self.payload.as_ref().map_or(0, |p| p.words);
         OutputSlots {
-            indices: copy(self.indices.at(), self.capacity),
-            count: copy((&self.count, 0), 1),
+            indices: copy(self.indices.at(), self.out_capacity),
+            count: copy((&self.count, 0), 2),
             indirect: copy(self.indirect.at(), self.draw.words()),
             requested: copy((&self.live, 0), 1),
             payload: self
                 .payload()
-                .map(|at| copy(at, self.capacity * u64::from(payload_words))),
+                .map(|at| copy(at, self.out_capacity * u64::from(payload_words))),
             payload_words,
             segments: self.segments.as_ref().map(|s| {
                 copy(
@@ -129,6 +129,7 @@ impl OutputSlots {
     /// cut to the count the GPU wrote.
     pub(crate) fn take(&self, read: &mut [Vec<u32>]) -> CompactionOutput {
         let count = read[self.count].first().copied().unwrap_or(0);
+        let dropped = read[self.count].get(1).copied().unwrap_or(0);
         let indirect = self.draw.read(&read[self.indirect]);
         let mut indices = std::mem::take(&mut read[self.indices]);
         indices.truncate(count as usize);
@@ -156,6 +157,7 @@ impl OutputSlots {
             count,
             indirect,
             requested: read[self.requested].first().copied().unwrap_or(0),
+            dropped,
             payload,
             segment_args,
             draw_count,

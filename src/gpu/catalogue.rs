@@ -38,7 +38,8 @@ const INDIRECT_ARGS: File = shader_file!("indirect_args");
 const PACK_BITS: File = shader_file!("pack_bits");
 const TILE_COUNTS: File = shader_file!("tile_counts");
 const SCAN_TILES: File = shader_file!("scan_tiles");
-// No page shows these two: compiled without their comments (`gpu::strip`).
+// No page shows these two (nor the subgroup scan below): compiled without their
+// comments (`gpu::strip`).
 const SEGMENT_ARGS: File = super::strip::stripped_shader_file!("segment_args");
 const TILES: File = shader_file!("tiles");
 const LOOKBACK: File = shader_file!("lookback");
@@ -47,7 +48,8 @@ const TILE_SCATTER_BITS: File = shader_file!("tile_scatter_bits");
 const TILE_WRITE: File = shader_file!("tile_write");
 const TILE_WRITE_PAYLOAD: File = super::strip::stripped_shader_file!("tile_write_payload");
 const LOOKBACK_PORTABLE: File = shader_file!("lookback_portable");
-const LOOKBACK_SUBGROUPS: File = shader_file!("lookback_subgroups");
+// Browsers have no subgroups (wgpu on wasm cannot ask for them), so no page shows it.
+const LOOKBACK_SUBGROUPS: File = super::strip::stripped_shader_file!("lookback_subgroups");
 const LOOKBACK_STATS: File = shader_file!("lookback_stats");
 
 /// Every file of `shaders/`, each once: what the package ships (its `include`

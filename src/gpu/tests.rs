@@ -261,7 +261,8 @@ fn every_file_of_shaders_is_in_the_catalogue_composed_and_packaged() {
         stripped,
         [
             "shaders/segment_args.wgsl",
-            "shaders/tile_write_payload.wgsl"
+            "shaders/tile_write_payload.wgsl",
+            "shaders/lookback_subgroups.wgsl"
         ]
     );
     // The package takes shaders/*.wgsl: all of them, nothing else (the rest of

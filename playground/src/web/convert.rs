@@ -34,7 +34,10 @@ pub(super) fn error_kind(e: &Error) -> &'static str {
             | Compaction::PayloadWords { .. }
             | Compaction::BindingTooLarge { .. }
             | Compaction::Aliased { .. }
-            | Compaction::IndexOverflow { .. } => "usage",
+            | Compaction::IndexOverflow { .. }
+            | Compaction::MaxVisible { .. }
+            | Compaction::SegmentsOutOfOrder { .. }
+            | Compaction::SegmentPastObjects { .. } => "usage",
             _ => "gpu",
         },
     }

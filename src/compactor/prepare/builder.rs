@@ -15,13 +15,15 @@ use crate::layout::{
 use crate::output::Segment;
 use crate::Method;
 
-use super::desc::{input_words, segment_args_words, BufferAt, CompactionDesc, Input};
+use super::desc::{input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, Input};
 
 /// A payload's source and copies, bound by the kernels that write indices.
 struct PayloadIo<'d> {
     source: BufferAt<'d>,
-    /// u32 words of each binding: the capacity times the words per object.
+    /// u32 words of the source: the capacity times the words per object.
     words: u64,
+    /// u32 words of the copies: the outputs' capacity times the words per object.
+    out_words: u64,
     out: Output,
 }
 
@@ -30,7 +32,7 @@ impl PayloadIo<'_> {
         let (source, offset) = self.source;
         [
             ("payload_in", words_at(source, offset, self.words)),
-            ("payload_out", self.out.binding(self.words)),
+            ("payload_out", self.out.binding(self.out_words)),
         ]
     }
 }
@@ -50,6 +52,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             None => what.to_string(),
         };
         let capacity = desc.capacity;
+        let out_capacity = out_capacity(desc);
         let with = |what: &str, contents: &[u8], usage| {
             buffer_with(device, &compactor.queue, &label(what), contents, usage)
         };
@@ -59,11 +62,12 @@ impl<'c, 'd> Builder<'c, 'd> {
             None => Output::own(storage_buffer(
                 device,
                 &label("indices"),
-                capacity,
+                out_capacity,
                 wgpu::BufferUsages::VERTEX,
             )),
         };
-        let count = storage_buffer(device, &label("count"), 1, wgpu::BufferUsages::COPY_DST);
+        // The visible objects written, then those past `max_visible` (look-back only).
+        let count = storage_buffer(device, &label("count"), 2, wgpu::BufferUsages::COPY_DST);
         let indirect = match desc.indirect_to {
             Some((buffer, offset)) => {
                 compactor
@@ -96,13 +100,14 @@ impl<'c, 'd> Builder<'c, 'd> {
                 None => Output::own(storage_buffer(
                     device,
                     &label("payload"),
-                    capacity * u64::from(p.words),
+                    out_capacity * u64::from(p.words),
                     wgpu::BufferUsages::VERTEX,
                 )),
             },
         });
         let segments = desc.segments.as_ref().map(|s| SegmentsOut {
             count: s.count,
+            source: (s.segments.0.clone(), s.segments.1),
             args: match s.args_to {
                 Some(at) => Output::yours(at),
                 None => Output::own(storage_buffer(
@@ -117,6 +122,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             method: desc.method,
             label: desc.label.map(str::to_string),
             capacity,
+            out_capacity,
             input: desc.input,
             indices,
             count,
@@ -180,6 +186,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         Some(PayloadIo {
             source: desc.source,
             words: self.desc.capacity * u64::from(desc.words),
+            out_words: self.out.out_capacity * u64::from(desc.words),
             out: out.out.clone(),
         })
     }
@@ -223,7 +230,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             Variant::PLAIN,
             &[
                 ("visible", self.flags()),
-                ("indices", indices.binding(n)),
+                ("indices", indices.binding(self.out.out_capacity)),
                 ("counter", words(&count, 1)),
             ],
             n,
@@ -279,7 +286,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             let mut bindings = vec![
                 ("visible", self.flags()),
                 ("prefix", words(&level0.prefix, n)),
-                ("indices", indices.binding(n)),
+                ("indices", indices.binding(self.out.out_capacity)),
             ];
             let payload = self.payload_io();
             bindings.extend(payload.iter().flat_map(PayloadIo::bindings));
@@ -351,9 +358,9 @@ impl<'c, 'd> Builder<'c, 'd> {
             let mut bindings = vec![
                 ("input4", self.vec4_view(source, offset, input_words)),
                 ("input", words_at(source, offset, input_words)),
-                ("indices", indices.binding(n)),
+                ("indices", indices.binding(self.out.out_capacity)),
                 ("tile_states", words(&tile_states, state_words + stat_words)),
-                ("count", words(&count, 1)),
+                ("count", words(&count, 2)),
             ];
             let indirect = self.out.indirect.clone();
             let payload = self.payload_io();
@@ -436,7 +443,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             let mut bindings = vec![
                 ("input4", bits4),
                 ("input", bits1),
-                ("indices", indices.binding(n)),
+                ("indices", indices.binding(self.out.out_capacity)),
                 ("tile_bases", words(&counts, tiles)),
             ];
             let payload = self.payload_io();
@@ -544,7 +551,7 @@ impl<'c, 'd> Builder<'c, 'd> {
                 );
             }
             None => {
-                bindings.push(("indices", indices.binding(capacity)));
+                bindings.push(("indices", indices.binding(self.out.out_capacity)));
                 // One workgroup a segment.
                 let invocations = u64::from(count) * SEGMENT_ARGS_WORKGROUP as u64;
                 self.push(

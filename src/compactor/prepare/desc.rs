@@ -49,8 +49,8 @@ pub struct CompactionDesc<'a> {
     pub index_base: u32,
     /// Write the indices into this range of your buffer instead of a buffer of the
     /// compaction's own: `STORAGE` usage, the offset a multiple of
-    /// `min_storage_buffer_offset_alignment`, room for `capacity` u32 from it
-    /// (several views can share one instance buffer this way).
+    /// `min_storage_buffer_offset_alignment`, room for `capacity` u32 from it (or
+    /// `max_visible`; several views can share one instance buffer this way).
     pub indices_to: Option<BufferAt<'a>>,
     /// Write the indirect arguments into this range of your buffer instead:
     /// `STORAGE | INDIRECT | COPY_DST` usage, the offset a multiple of
@@ -70,6 +70,14 @@ pub struct CompactionDesc<'a> {
     /// draw record per mesh for `multi_draw_indexed_indirect(_count)`.
     /// Order-keeping methods only.
     pub segments: Option<SegmentsDesc<'a>>,
+    /// Size the indices (and a payload's copies) for at most this many visible
+    /// objects instead of the capacity: at 5 % visible, a twentieth of the memory.
+    /// Past it the GPU writes nothing more (the first `max_visible` in order are
+    /// kept), the count and `instance_count` are what was written, and
+    /// [`crate::Compaction::dropped`] (`CompactionOutput::dropped` on the CPU) says
+    /// how many did not fit, so that the renderer can grow it next frame.
+    /// `Lookback` and `LookbackBits` only; 1 to the capacity. `None`: the capacity.
+    pub max_visible: Option<u64>,
 }
 
 /// Where each object's payload is, and where its copy goes (see
@@ -84,7 +92,7 @@ pub struct PayloadDesc<'a> {
     pub words: u32,
     /// The dense copies: visible object number `k` (in the order of the indices)
     /// at word `words · k` of this range of your buffer (`STORAGE`, aligned
-    /// offset, room for `capacity · words` u32), or `None` for a buffer of the
+    /// offset, room for `capacity · words` u32, or `max_visible · words`), or `None` for a buffer of the
     /// compaction's own ([`crate::Compaction::payload`]).
     pub to: Option<BufferAt<'a>>,
 }
@@ -125,8 +133,14 @@ impl<'a> CompactionDesc<'a> {
             instance_count_to: None,
             payload: None,
             segments: None,
+            max_visible: None,
         }
     }
+}
+
+/// The visible objects the outputs hold: `max_visible`, else the capacity.
+pub(in crate::compactor) fn out_capacity(desc: &CompactionDesc) -> u64 {
+    desc.max_visible.unwrap_or(desc.capacity)
 }
 
 /// The u32 words of the input: one per flag, or one per 32 bits.

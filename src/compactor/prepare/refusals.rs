@@ -9,8 +9,9 @@ use crate::error::{Error, Result};
 use crate::gpu::kernel::holds;
 use crate::layout::{MAX_PAYLOAD_WORDS, WORD};
 use crate::output::Segment;
+use crate::Method;
 
-use super::desc::{input_words, segment_args_words, BufferAt, CompactionDesc, Input};
+use super::desc::{input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, Input};
 
 impl Compactor {
     /// Every check `prepare` makes before it allocates.
@@ -19,6 +20,21 @@ impl Compactor {
         let needs = compaction_needs(method, desc.payload.is_some(), desc.segments.is_some());
         check(method, needs, &self.device.limits())?;
         self.check_len_for(desc.capacity, method)?;
+        if let Some(max_visible) = desc.max_visible {
+            if !matches!(method, Method::Lookback | Method::LookbackBits) {
+                return Err(Error::Unsupported {
+                    method,
+                    what: "max_visible (only lookback and lookback-bits stop at it)",
+                });
+            }
+            if max_visible == 0 || max_visible > desc.capacity {
+                return Err(Error::MaxVisible {
+                    max_visible,
+                    capacity: desc.capacity,
+                });
+            }
+        }
+        let out = out_capacity(desc);
         // The last index written is index_base + capacity - 1.
         if u64::from(desc.index_base) + desc.capacity > u64::from(u32::MAX) + 1 {
             return Err(Error::IndexOverflow {
@@ -41,13 +57,7 @@ impl Compactor {
             true,
         )?;
         if let Some(indices) = desc.indices_to {
-            self.check_range(
-                ("indices", "indices offset"),
-                indices,
-                desc.capacity,
-                storage,
-                true,
-            )?;
+            self.check_range(("indices", "indices offset"), indices, out, storage, true)?;
         }
         if let Some(indirect) = desc.indirect_to {
             // `prepare` writes the draw there through the queue.
@@ -84,7 +94,9 @@ impl Compactor {
                 });
             }
             let words = desc.capacity.saturating_mul(u64::from(payload.words));
-            self.check_binding_size("payload", words)?;
+            let copies = out.saturating_mul(u64::from(payload.words));
+            self.check_binding_size("payload", copies)?;
+            self.check_binding_size("payload source", words)?;
             self.check_range(
                 ("payload source", "payload source offset"),
                 payload.source,
@@ -93,7 +105,7 @@ impl Compactor {
                 true,
             )?;
             if let Some(to) = payload.to {
-                self.check_range(("payload", "payload offset"), to, words, storage, true)?;
+                self.check_range(("payload", "payload offset"), to, copies, storage, true)?;
             }
         }
         if let Some(segments) = &desc.segments {
@@ -224,14 +236,20 @@ impl<'a> Bound<'a> {
 fn check_aliasing(desc: &CompactionDesc) -> Result<()> {
     use Access::{R, W};
     let capacity = desc.capacity;
+    let out = out_capacity(desc);
+    // `segment_args_grouped` reads the flags the tiles read (not u32 flags that
+    // `LookbackBits` packs first).
+    let grouped_reads_flags = desc.segments.is_some()
+        && (desc.method == Method::Lookback
+            || (desc.method == Method::LookbackBits && desc.input == Input::Bits));
     let mut bound = vec![Bound::new(
         "flags",
         (desc.flags, desc.flags_offset),
         input_words(desc),
-        [Some(R), None],
+        [Some(R), grouped_reads_flags.then_some(R)],
     )];
     if let Some(at) = desc.indices_to {
-        bound.push(Bound::new("indices", at, capacity, [Some(W), Some(R)]));
+        bound.push(Bound::new("indices", at, out, [Some(W), Some(R)]));
     }
     if let Some(at) = desc.indirect_to {
         let words = desc.draw.words();
@@ -246,7 +264,8 @@ fn check_aliasing(desc: &CompactionDesc) -> Result<()> {
             [Some(R), None],
         ));
         if let Some(at) = p.to {
-            bound.push(Bound::new("payload", at, words, [Some(W), None]));
+            let copies = out * u64::from(p.words);
+            bound.push(Bound::new("payload", at, copies, [Some(W), None]));
         }
     }
     if let Some(s) = &desc.segments {

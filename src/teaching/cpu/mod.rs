@@ -150,5 +150,6 @@ pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutpu
         payload: Vec::new(),
         segment_args: Vec::new(),
         draw_count: 0,
+        dropped: 0,
     }
 }
