@@ -4,7 +4,7 @@
 // go to the slot of its index, payload_out[slot·PAYLOAD_WORDS ..]. It takes the
 // place of shaders/tile_write.wgsl.
 
-// u32 words per object, 1 to 16 (set per pipeline).
+// u32 words per object, 1 to 64 (set per pipeline).
 override PAYLOAD_WORDS : u32 = 1u;
 @group(0) @binding(8) var<storage, read>       payload_in  : array<u32>;
 @group(0) @binding(9) var<storage, read_write> payload_out : array<u32>;

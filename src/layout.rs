@@ -43,7 +43,7 @@ pub(crate) fn group_slot_words(capacity: u64) -> u64 {
 }
 
 /// The most u32 words of payload per object.
-pub(crate) const MAX_PAYLOAD_WORDS: u32 = 16;
+pub(crate) const MAX_PAYLOAD_WORDS: u32 = 64;
 /// Invocations of `scan_tiles`' one workgroup.
 pub(crate) const SCAN_TILES_WORKGROUP: usize = 256;
 /// Tile counts each `scan_tiles` invocation takes a round (and the most it can).

@@ -247,7 +247,8 @@ fn payload_matches_cpu() {
     for (k, &n) in sizes.iter().enumerate() {
         let flags = random(n, [0.5, 0.01, 1.0][k % 3], 40 + k as u64);
         let flags_buffer = upload(&flags, storage);
-        for words in [1u32, 3, 4, 16] {
+        // 39 words: a bevy-sized instance record; 64: the most.
+        for words in [1u32, 3, 4, 16, 39, 64] {
             let source = payload_source(n, words, 7 + u64::from(words));
             let source_buffer = upload(&source, storage);
             for method in ORDERED {
@@ -459,7 +460,7 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
     }
     for method in ORDERED {
         assert!(method.takes_payload() && method.preserves_order());
-        for words in [0, 17] {
+        for words in [0, 65] {
             let payload = compactor.prepare_with(&CompactionDesc {
                 payload: Some(PayloadDesc {
                     source: (&source, 0),
@@ -469,7 +470,7 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
                 ..CompactionDesc::new(&flags, 64, method)
             });
             assert!(
-                matches!(payload, Err(Error::PayloadWords { max: 16, .. })),
+                matches!(payload, Err(Error::PayloadWords { max: 64, .. })),
                 "{method} {words}: {:?}",
                 payload.err()
             );

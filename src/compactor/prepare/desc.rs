@@ -88,7 +88,8 @@ pub struct PayloadDesc<'a> {
     /// `offset + 4 · words · i` (objects counted as the indices are, before the
     /// index base). `STORAGE` usage, the offset aligned as the flags'.
     pub source: BufferAt<'a>,
-    /// u32 words per object, 1 to 16.
+    /// u32 words per object, 1 to 64 (a record of up to 256 bytes: 16-bit fields
+    /// go two to a word).
     pub words: u32,
     /// The dense copies: visible object number `k` (in the order of the indices)
     /// at word `words · k` of this range of your buffer (`STORAGE`, aligned

@@ -13,7 +13,7 @@ pub const MAX_REPS: usize = 2048;
 /// The most `--warmup` rounds.
 pub const MAX_WARMUP: usize = 10_000;
 /// The most `--payload` words per object (what the kernels copy).
-pub const MAX_PAYLOAD_WORDS: usize = 16;
+pub const MAX_PAYLOAD_WORDS: usize = 64;
 /// The most `--segments`.
 pub const MAX_SEGMENTS: usize = 1 << 20;
 
