@@ -425,6 +425,7 @@ impl Scene {
                     segments: (&self.segment_buffer, 0),
                     count: MESHES,
                     args_to: Some((&args, 0)),
+                    packed: false,
                 }),
                 ..CompactionDesc::new(&self.flags, capacity, method)
             })?

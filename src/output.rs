@@ -161,8 +161,12 @@ pub struct CompactionOutput {
     pub payload: Vec<u32>,
     /// One draw record per segment (empty without segments).
     pub segment_args: Vec<DrawArgs>,
-    /// One past the last segment with a visible object (0 without segments).
+    /// One past the last segment with a visible object (0 without segments); with
+    /// packed records, how many records were kept.
     pub draw_count: u32,
+    /// Packed records only: the mesh each record draws (`u32::MAX` past the draw
+    /// count); empty otherwise.
+    pub record_meshes: Vec<u32>,
 }
 
 impl CompactionOutput {

@@ -214,6 +214,7 @@ fn every_misuse_of_the_renderers_outputs_payload_and_segments_is_its_error() {
             segments,
             count,
             args_to,
+            packed: false,
         };
         let rows: Vec<(CompactionDesc, Box<Want>, &str)> = vec![
             (

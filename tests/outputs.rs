@@ -354,6 +354,8 @@ fn segment_args_matches_cpu() {
         (5000, 65),
         (100_000, 100),
         (100_000, 1000),
+        // Past one round of `pack_records` (4096 meshes).
+        (100_000, 9000),
     ];
     for (k, &(n, count)) in cases.iter().enumerate() {
         let flags = random(n, [0.5, 0.02, 1.0, 0.0][k % 4], 90 + k as u64);
@@ -381,7 +383,13 @@ fn segment_args_matches_cpu() {
                     // Nothing clears the renderer's records or draw count before the pass.
                     c.queue()
                         .write_buffer(&mine, 0, &vec![0xA5u8; mine.size() as usize]);
-                    for args_to in [None, Some((&mine, alignment()))] {
+                    // Packed records with the renderer's buffer, plain ones with both.
+                    let outputs = [
+                        (None, false),
+                        (Some((&mine, alignment())), false),
+                        (Some((&mine, alignment())), true),
+                    ];
+                    for (args_to, packed) in outputs {
                         let compaction = c
                             .prepare_with(&CompactionDesc {
                                 index_base: 11,
@@ -390,26 +398,39 @@ fn segment_args_matches_cpu() {
                                     segments: (&segment_buffer, 0),
                                     count: count as u32,
                                     args_to,
+                                    packed,
                                 }),
                                 ..CompactionDesc::new(&flags_buffer, n as u64, method)
                             })
                             .unwrap_or_else(|e| panic!("{method}{who}: {e}"));
                         assert_eq!(compaction.segment_count(), count as u32);
+                        assert_eq!(compaction.record_meshes().is_some(), packed);
                         for live in [n as u64, (n as u64) / 2] {
                             let out = run_on(c, &compaction, live);
                             let want_indices = expected(&flags, live as usize, 11);
                             let (records, draw_count) =
                                 cpu::segment_args(&want_indices, 11, live as u32, &list, draw);
                             let case = format!(
-                            "{method}{who}, n {n}, {count} segments, live {live}, {draw:?}, to {}",
-                            args_to.is_some()
-                        );
+                                "{method}{who}, n {n}, {count} segments, live {live}, {draw:?}, \
+                                 to {}, packed {packed}",
+                                args_to.is_some()
+                            );
                             assert_eq!(out.indices, want_indices, "{case}");
-                            assert_eq!(out.segment_args, records, "{case}");
-                            assert_eq!(out.draw_count, draw_count, "{case}");
                             // The records cover exactly the visible objects, in order, mesh by mesh.
                             let drawn: u32 = records.iter().map(DrawArgs::instance_count).sum();
                             assert_eq!(drawn as usize, want_indices.len(), "{case}");
+                            if packed {
+                                let (kept, meshes, kept_count) = cpu::pack_records(&records);
+                                assert_eq!(out.segment_args, kept, "{case}");
+                                assert_eq!(out.record_meshes, meshes, "{case}");
+                                assert_eq!(out.draw_count, kept_count, "{case}");
+                                let empty = records.iter().filter(|r| r.instance_count() == 0);
+                                assert_eq!(kept_count as usize, count - empty.count(), "{case}");
+                            } else {
+                                assert_eq!(out.segment_args, records, "{case}");
+                                assert_eq!(out.draw_count, draw_count, "{case}");
+                                assert!(out.record_meshes.is_empty(), "{case}");
+                            }
                         }
                     }
                 }
@@ -448,6 +469,7 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
                 segments: (&list, 0),
                 count: 4,
                 args_to: None,
+                packed: false,
             }),
             ..CompactionDesc::new(&flags, 64, method)
         });
@@ -482,6 +504,7 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
                     segments: (&list, 0),
                     count: 0,
                     args_to: None,
+                    packed: false,
                 }),
                 ..CompactionDesc::new(&flags, 64, method)
             })
@@ -551,6 +574,7 @@ fn max_visible_keeps_the_first_in_order_and_counts_the_rest() {
                                 segments: (&segment_buffer, 0),
                                 count: list.len() as u32,
                                 args_to: None,
+                                packed: false,
                             }),
                             ..CompactionDesc::new(&flags_buffer, n as u64, method)
                         })
@@ -669,6 +693,7 @@ fn check_segments_finds_what_the_gpu_assumes_and_records_stay_in_range() {
                         segments: (&segments, 0),
                         count: list.len() as u32,
                         args_to: None,
+                        packed: false,
                     }),
                     ..CompactionDesc::new(&flags_buffer, u64::from(n), method)
                 })
@@ -703,6 +728,7 @@ fn check_segments_finds_what_the_gpu_assumes_and_records_stay_in_range() {
                 segments: (&unreadable, 0),
                 count: 1,
                 args_to: None,
+                packed: false,
             }),
             ..CompactionDesc::new(&flags_buffer, u64::from(n), Method::Lookback)
         })

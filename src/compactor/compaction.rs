@@ -94,6 +94,14 @@ impl Compaction {
         })
     }
 
+    /// With packed segment records (`SegmentsDesc::packed`): one u32 per record,
+    /// the mesh (segment) record `k` draws, `u32::MAX` past the draw count; the
+    /// buffer and byte offset. `None` otherwise.
+    pub fn record_meshes(&self) -> Option<(&wgpu::Buffer, u64)> {
+        let packed = self.segments.as_ref()?.packed.as_ref()?;
+        Some((&packed.meshes, 0))
+    }
+
     /// How many segments it was prepared with (0 without).
     pub fn segment_count(&self) -> u32 {
         self.segments.as_ref().map_or(0, |s| s.count)

@@ -90,6 +90,15 @@ struct SegmentsOut {
     args: Output,
     /// The renderer's segments (for `Compactor::check_segments`).
     source: (wgpu::Buffer, u64),
+    /// Packed records: the unpacked ones (`segment_args` writes them here) and
+    /// each packed record's mesh.
+    packed: Option<PackedRecords>,
+}
+
+/// The buffers of packed segment records (`SegmentsDesc::packed`).
+struct PackedRecords {
+    unpacked: wgpu::Buffer,
+    meshes: wgpu::Buffer,
 }
 
 /// The buffers of one level of the recursive scan.

@@ -106,6 +106,10 @@ impl Compaction {
                     super::prepare::segment_args_words(self.draw, s.count),
                 )
             }),
+            record_meshes: self
+                .record_meshes()
+                .zip(self.segments.as_ref())
+                .map(|(at, s)| copy(at, u64::from(s.count))),
             draw: self.draw,
         }
     }
@@ -121,6 +125,8 @@ pub(crate) struct OutputSlots {
     payload_words: u32,
     /// The segment records, then the draw count.
     segments: Option<usize>,
+    /// Packed records' meshes.
+    record_meshes: Option<usize>,
     draw: DrawArgs,
 }
 
@@ -158,6 +164,9 @@ impl OutputSlots {
             indirect,
             requested: read[self.requested].first().copied().unwrap_or(0),
             dropped,
+            record_meshes: self
+                .record_meshes
+                .map_or(Vec::new(), |slot| std::mem::take(&mut read[slot])),
             payload,
             segment_args,
             draw_count,

@@ -38,9 +38,10 @@ const INDIRECT_ARGS: File = shader_file!("indirect_args");
 const PACK_BITS: File = shader_file!("pack_bits");
 const TILE_COUNTS: File = shader_file!("tile_counts");
 const SCAN_TILES: File = shader_file!("scan_tiles");
-// No page shows these two (nor the subgroup scan below): compiled without their
-// comments (`gpu::strip`).
-const SEGMENT_ARGS: File = super::strip::stripped_shader_file!("segment_args");
+const PACK_RECORDS: File = super::strip::segments_shader_file!("pack_records");
+// No page shows these (nor the subgroup scan and the records' packing): compiled
+// without their comments (`gpu::strip`).
+const SEGMENT_ARGS: File = super::strip::segments_shader_file!("segment_args");
 const TILES: File = shader_file!("tiles");
 const LOOKBACK: File = shader_file!("lookback");
 const TILE_ATOMIC: File = shader_file!("tile_atomic");
@@ -51,11 +52,14 @@ const LOOKBACK_PORTABLE: File = shader_file!("lookback_portable");
 // Browsers have no subgroups (wgpu on wasm cannot ask for them), so no page shows it.
 const LOOKBACK_SUBGROUPS: File = super::strip::stripped_shader_file!("lookback_subgroups");
 const LOOKBACK_STATS: File = shader_file!("lookback_stats");
+// Only segmented compactions write group slots, and no page segments.
+const GROUP_SLOTS: File = super::strip::segments_shader_file!("group_slots");
+const GROUP_SLOTS_NONE: File = shader_file!("group_slots_none");
 
 /// Every file of `shaders/`, each once: what the package ships (its `include`
 /// takes `shaders/*.wgsl`; `gpu::tests` checks that the two agree).
 #[cfg(test)]
-pub(crate) const FILES: [File; 21] = [
+pub(crate) const FILES: [File; 24] = [
     LIVE,
     INPUT,
     ATOMIC_COUNTER,
@@ -67,6 +71,7 @@ pub(crate) const FILES: [File; 21] = [
     PACK_BITS,
     TILE_COUNTS,
     SCAN_TILES,
+    PACK_RECORDS,
     SEGMENT_ARGS,
     TILES,
     LOOKBACK,
@@ -77,6 +82,8 @@ pub(crate) const FILES: [File; 21] = [
     LOOKBACK_PORTABLE,
     LOOKBACK_SUBGROUPS,
     LOOKBACK_STATS,
+    GROUP_SLOTS,
+    GROUP_SLOTS_NONE,
 ];
 
 /// The tile kernels' own files: what a measurement source replaces
@@ -87,6 +94,8 @@ pub(crate) const TILE_KERNELS: [File; 4] = [TILES, LOOKBACK, TILE_ATOMIC, TILE_S
 /// and the workgroup scan and look-back without and with subgroups.
 pub(crate) const TILE_WRITES: [File; 2] = [TILE_WRITE, TILE_WRITE_PAYLOAD];
 pub(crate) const SCANS: [File; 2] = [LOOKBACK_PORTABLE, LOOKBACK_SUBGROUPS];
+/// The tiles' group slots: nothing, or written for the segments (`Variant::group_slots`).
+pub(crate) const GROUP_SLOT_WRITES: [File; 2] = [GROUP_SLOTS_NONE, GROUP_SLOTS];
 
 /// A part of a module: a file, or the file a build chooses.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +109,9 @@ pub(crate) enum Part {
     /// has SUBGROUP, else `lookback_portable.wgsl`; nothing for a measurement
     /// source that brings its own (`fn workgroup_scan(`).
     Scan,
+    /// `group_slots.wgsl` where the tiles write group slots for the segments,
+    /// else `group_slots_none.wgsl`.
+    GroupSlots,
 }
 
 /// A shader module: the files joined in order, one newline between two.
@@ -114,6 +126,7 @@ pub(crate) struct Module {
 pub(crate) struct Build {
     pub subgroups: bool,
     pub payload: bool,
+    pub group_slots: bool,
     pub source: Option<&'static str>,
 }
 
@@ -145,6 +158,10 @@ impl Module {
                         let f = SCANS[usize::from(build.subgroups)];
                         files.push((f.path, f.wgsl));
                     }
+                }
+                Part::GroupSlots => {
+                    let f = GROUP_SLOT_WRITES[usize::from(build.group_slots)];
+                    files.push((f.path, f.wgsl));
                 }
             }
         }
@@ -202,6 +219,9 @@ impl Module {
         if build.subgroups {
             label.push_str(":subgroups");
         }
+        if build.group_slots {
+            label.push_str(":group_slots");
+        }
         label
     }
 
@@ -210,6 +230,7 @@ impl Module {
         Build {
             payload: build.payload && self.varies(|p| matches!(p, Part::TileWrite)),
             subgroups: build.subgroups && self.varies(|p| matches!(p, Part::Scan)),
+            group_slots: build.group_slots && self.varies(|p| matches!(p, Part::GroupSlots)),
             source: build
                 .source
                 .filter(|_| self.varies(|p| matches!(p, Part::TileKernels))),
@@ -243,6 +264,15 @@ static TILE_COUNTS_MODULE: Module = one(
     &[Part::File(TILE_COUNTS), Part::File(INPUT), Part::File(LIVE)],
 );
 static SCAN_TILES_MODULE: Module = one("scan_tiles", &[Part::File(SCAN_TILES), Part::File(LIVE)]);
+/// The records packed after the segments: the scan of `scan_tiles` reused.
+static PACK_RECORDS_MODULE: Module = one(
+    "pack_records",
+    &[
+        Part::File(PACK_RECORDS),
+        Part::File(SCAN_TILES),
+        Part::File(LIVE),
+    ],
+);
 static SEGMENT_ARGS_MODULE: Module = one(
     "segment_args",
     &[
@@ -258,6 +288,7 @@ static TILES_MODULE: Module = one(
         Part::TileKernels,
         Part::TileWrite,
         Part::Scan,
+        Part::GroupSlots,
         Part::File(LOOKBACK_STATS),
         Part::File(INPUT),
         Part::File(LIVE),
@@ -285,6 +316,7 @@ pub(crate) enum KernelId {
     TileScatterBits,
     SegmentArgs,
     SegmentArgsGrouped,
+    PackRecords,
 }
 
 /// A storage binding: its number and its name in the WGSL.
@@ -327,7 +359,7 @@ pub(crate) struct Spec {
 const INPUT_BINDINGS: [Binding; 2] = [(0, "input4"), (1, "input")];
 
 /// The catalogue: one row per kernel.
-pub(crate) static KERNELS: [Spec; 18] = [
+pub(crate) static KERNELS: [Spec; 19] = [
     Spec {
         id: KernelId::AtomicCounter,
         module: &ATOMIC_COUNTER_MODULE,
@@ -536,6 +568,16 @@ pub(crate) static KERNELS: [Spec; 18] = [
         reads_live: true,
         payload: Payload::Unchanged,
     },
+    Spec {
+        id: KernelId::PackRecords,
+        module: &PACK_RECORDS_MODULE,
+        entry_point: "pack_records",
+        workgroup_size: SCAN_TILES_WORKGROUP,
+        bindings: &[(3, "records"), (4, "own_args"), (5, "args"), (6, "meshes")],
+        workgroup_storage: 1024,
+        reads_live: false,
+        payload: Payload::Unchanged,
+    },
 ];
 
 const LOOKBACK_BINDINGS: [Binding; 6] = [
@@ -569,13 +611,19 @@ impl KernelId {
     pub fn compiled_by_prepare(self) -> bool {
         matches!(
             self,
-            KernelId::LookbackPaired | KernelId::SegmentArgs | KernelId::SegmentArgsGrouped
+            KernelId::LookbackPaired
+                | KernelId::SegmentArgs
+                | KernelId::SegmentArgsGrouped
+                | KernelId::PackRecords
         )
     }
 
     /// Whether it writes the per-segment records (after the compaction).
     pub fn writes_segments(self) -> bool {
-        matches!(self, KernelId::SegmentArgs | KernelId::SegmentArgsGrouped)
+        matches!(
+            self,
+            KernelId::SegmentArgs | KernelId::SegmentArgsGrouped | KernelId::PackRecords
+        )
     }
 
     /// The kernels a method may dispatch, in dispatch order (a segment kernel last,
@@ -591,18 +639,21 @@ impl KernelId {
                 KernelId::Scatter,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgs,
+                KernelId::PackRecords,
             ],
             Method::Lookback => &[
                 KernelId::Lookback,
                 KernelId::LookbackPaired,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgsGrouped,
+                KernelId::PackRecords,
             ],
             Method::LookbackBits => &[
                 KernelId::PackBits,
                 KernelId::LookbackBits,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgsGrouped,
+                KernelId::PackRecords,
             ],
             Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
             Method::PackedScan => &[
@@ -612,6 +663,7 @@ impl KernelId {
                 KernelId::TileScatterBits,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgs,
+                KernelId::PackRecords,
             ],
         }
     }

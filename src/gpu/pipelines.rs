@@ -17,8 +17,8 @@ pub(crate) struct Variant {
     pub payload_words: u32,
     /// Tiles a look-back state covers (`SUBTILES`; 0 stands for 1).
     pub subtiles: u32,
-    /// A look-back kernel that writes the group slots (`GROUP_SLOTS`), or
-    /// `segment_args_grouped` reading them.
+    /// A look-back kernel that writes the group slots (its build composes
+    /// shaders/group_slots.wgsl), or `segment_args_grouped` reading them.
     pub group_slots: bool,
     /// `segment_args_grouped` over bits rather than u32 flags (`BITS`).
     pub bits: bool,
@@ -141,11 +141,13 @@ impl Pipelines {
         self.subgroups
     }
 
-    /// The build of `module` for a compaction with or without a payload.
-    pub fn build(&self, module: &Module, payload: bool) -> Build {
+    /// The build of `module` for a compaction with or without a payload, and with
+    /// or without the tiles' group slots.
+    pub fn build(&self, module: &Module, payload: bool, group_slots: bool) -> Build {
         module.build_of(Build {
             subgroups: self.subgroups,
             payload,
+            group_slots,
             source: self.options.source,
         })
     }
@@ -166,7 +168,11 @@ impl Pipelines {
 
     fn compile(&self, device: &wgpu::Device, spec: &'static Spec, variant: Variant) -> Kernel {
         let payload = variant.payload_words > 0;
-        let build = self.build(spec.module, payload && spec.payload == Payload::Composed);
+        let build = self.build(
+            spec.module,
+            payload && spec.payload == Payload::Composed,
+            variant.group_slots,
+        );
         let module = self.module(device, spec.module, build);
         let entry_point = match spec.payload {
             Payload::Entry(entry) if payload => entry,
@@ -284,9 +290,6 @@ pub(crate) fn constants(
             }
             if variant.subtiles > 1 {
                 constants.push(("SUBTILES", f64::from(variant.subtiles)));
-            }
-            if variant.group_slots {
-                constants.push(("GROUP_SLOTS", 1.0));
             }
             constants
         }

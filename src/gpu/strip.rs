@@ -1,10 +1,10 @@
 //! WGSL without its comments, made at compile time, for the files that no page
-//! shows (the segment records, the payload's write-out, and the subgroup scan,
-//! which browsers never get): a page's code view shows every other file as
-//! written, and each page downloads this binary, where the comments of those
-//! three cost 2.6 KiB gzip (a `panels="scan"` page: 217.2 against 215.7 KiB
-//! without the first two's, later 216.7 against 215.6 without the third's). The
-//! package ships them as written.
+//! shows (the per-mesh records' kernels, the payload's write-out, and the subgroup
+//! scan, which browsers never get): a page's code view shows every other file as
+//! written, and each page downloads this binary (the comments of the segment records
+//! and the payload's write-out cost 1.5 KiB gzip, the subgroup scan's 1.1 KiB). The
+//! package ships them as written. Without the `segments` feature (the playground's
+//! wasm) the per-mesh files are left out altogether.
 
 /// Whether `src[i..]` opens a `//` comment (WGSL has no strings to hide one).
 const fn opens_comment(src: &[u8], i: usize) -> bool {
@@ -93,6 +93,25 @@ macro_rules! stripped_shader_file {
     }};
 }
 pub(crate) use stripped_shader_file;
+
+/// A file only per-mesh records use: stripped, or empty in a build without the
+/// `segments` feature (whose `prepare` refuses segments, so it is never compiled).
+#[cfg(feature = "segments")]
+macro_rules! segments_shader_file {
+    ($name:literal) => {
+        $crate::gpu::strip::stripped_shader_file!($name)
+    };
+}
+#[cfg(not(feature = "segments"))]
+macro_rules! segments_shader_file {
+    ($name:literal) => {
+        File {
+            path: concat!("shaders/", $name, ".wgsl"),
+            wgsl: "",
+        }
+    };
+}
+pub(crate) use segments_shader_file;
 
 /// `src` stripped at run time, as the macro strips it at compile time (tests).
 #[cfg(test)]

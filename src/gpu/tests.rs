@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
 use super::catalogue::{
-    Build, KernelId, Payload, Spec, FILES, KERNELS, PAYLOAD_BINDINGS, SCANS, TILE_WRITES,
+    Build, KernelId, Payload, Spec, FILES, GROUP_SLOT_WRITES, KERNELS, PAYLOAD_BINDINGS, SCANS,
+    TILE_WRITES,
 };
 use super::options::{LookbackOptions, STAT_WORDS};
 use super::pipelines::{constants, Variant};
@@ -34,13 +35,16 @@ fn builds(spec: &Spec) -> Vec<Build> {
     let mut builds = Vec::new();
     for subgroups in [false, true] {
         for payload in [false, true] {
-            let build = spec.module.build_of(Build {
-                subgroups,
-                payload: payload && spec.payload == Payload::Composed,
-                source: None,
-            });
-            if !builds.contains(&build) {
-                builds.push(build);
+            for group_slots in [false, true] {
+                let build = spec.module.build_of(Build {
+                    subgroups,
+                    payload: payload && spec.payload == Payload::Composed,
+                    group_slots,
+                    source: None,
+                });
+                if !builds.contains(&build) {
+                    builds.push(build);
+                }
             }
         }
     }
@@ -49,17 +53,10 @@ fn builds(spec: &Spec) -> Vec<Build> {
 
 /// The variants of `spec`'s pipeline in `build`: both levels of the scan's block
 /// scan, a payload where the build (or the kernel's own payload entry) copies one,
-/// the look-back kernels writing group slots, and the grouped segments over bits.
+/// and the grouped segments over bits (the group slots' writes are a build).
 fn variants(spec: &Spec, build: &Build) -> Vec<Variant> {
     let plain = plain_variants(spec, build);
     match spec.id {
-        KernelId::Lookback | KernelId::LookbackPaired | KernelId::LookbackBits => {
-            let grouped = plain.iter().map(|&v| Variant {
-                group_slots: true,
-                ..v
-            });
-            plain.iter().copied().chain(grouped).collect()
-        }
         KernelId::SegmentArgsGrouped => [false, true]
             .map(|bits| Variant {
                 group_slots: true,
@@ -260,9 +257,11 @@ fn every_file_of_shaders_is_in_the_catalogue_composed_and_packaged() {
     assert_eq!(
         stripped,
         [
+            "shaders/pack_records.wgsl",
             "shaders/segment_args.wgsl",
             "shaders/tile_write_payload.wgsl",
-            "shaders/lookback_subgroups.wgsl"
+            "shaders/lookback_subgroups.wgsl",
+            "shaders/group_slots.wgsl"
         ]
     );
     // The package takes shaders/*.wgsl: all of them, nothing else (the rest of
@@ -287,7 +286,7 @@ fn each_wgsl_helper_is_written_once() {
             }
         }
     }
-    let alternatives = [TILE_WRITES, SCANS].map(|group| group.map(|f| f.path));
+    let alternatives = [TILE_WRITES, SCANS, GROUP_SLOT_WRITES].map(|group| group.map(|f| f.path));
     for (name, files) in defined {
         if files.len() > 1 {
             assert!(
@@ -326,10 +325,11 @@ fn layout_constants_match_rust() {
     assert_eq!(8 * 4 * LOOKBACK_WORKGROUP, TILE);
     let lookback = wgsl("lookback");
     assert!(lookback.contains(&format!("override SPIN_LIMIT : u32 = {SPIN_LIMIT}u;")));
-    assert!(lookback.contains(&format!("const GROUP : u32 = {GROUP}u;")));
+    let group_slots = wgsl("group_slots");
+    assert!(group_slots.contains(&format!("const GROUP : u32 = {GROUP}u;")));
     assert!(wgsl("segment_args").contains(&format!("const GROUP : u32 = {GROUP}u;")));
     // `group_slots_start`: past the ticket and a state a tile, at 64 words.
-    assert!(lookback.contains("return (tiles + 1u + 63u) / 64u * 64u;"));
+    assert!(group_slots.contains("return (tiles + 1u + 63u) / 64u * 64u;"));
     assert_eq!(group_slots_start(1), 64);
     assert_eq!(group_slots_start(63 * TILE as u64), 64);
     assert_eq!(group_slots_start(63 * TILE as u64 + 1), 128);

@@ -55,6 +55,7 @@ pub fn shader_sources(
         let build = spec.module.build_of(Build {
             subgroups,
             payload: false,
+            group_slots: false,
             source: options.source,
         });
         // The scan's block scans: the flags level and the block sums' levels.

@@ -3,7 +3,7 @@
 //! method by method.
 
 use crate::compactor::{
-    Compaction, Compactor, Dispatch, Output, PayloadOut, ScanLevel, SegmentsOut,
+    Compaction, Compactor, Dispatch, Output, PackedRecords, PayloadOut, ScanLevel, SegmentsOut,
 };
 use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::{buffer_with, storage_buffer, words, words_at};
@@ -108,6 +108,20 @@ impl<'c, 'd> Builder<'c, 'd> {
         let segments = desc.segments.as_ref().map(|s| SegmentsOut {
             count: s.count,
             source: (s.segments.0.clone(), s.segments.1),
+            packed: s.packed.then(|| PackedRecords {
+                unpacked: storage_buffer(
+                    device,
+                    &label("segment_args:unpacked"),
+                    segment_args_words(desc.draw, s.count),
+                    wgpu::BufferUsages::empty(),
+                ),
+                meshes: storage_buffer(
+                    device,
+                    &label("pack_records:meshes"),
+                    u64::from(s.count),
+                    wgpu::BufferUsages::empty(),
+                ),
+            }),
             args: match s.args_to {
                 Some(at) => Output::yours(at),
                 None => Output::own(storage_buffer(
@@ -501,16 +515,22 @@ impl<'c, 'd> Builder<'c, 'd> {
         let indirect = self.out.indirect.clone();
         let capacity = self.desc.capacity;
         let count = desc.count;
+        let records = segment_args_words(self.out.draw, count);
+        // Packed: the records go to a scratch buffer first, `pack_records` then
+        // writes the kept ones into the args.
+        let unpacked = out.packed.as_ref().map(|p| p.unpacked.clone());
+        let meshes = out.packed.as_ref().map(|p| p.meshes.clone());
+        let records_to = match &unpacked {
+            Some(buffer) => words(buffer, records),
+            None => args.binding(records),
+        };
         let mut bindings = vec![
             (
                 "segments",
                 words_at(segments, offset, Segment::WORDS * u64::from(count)),
             ),
             ("own_args", indirect.binding(draw_words)),
-            (
-                "args",
-                args.binding(segment_args_words(self.out.draw, count)),
-            ),
+            ("args", records_to),
         ];
         let states = self.out.tile_states.clone();
         match states.filter(|_| self.writes_group_slots()) {
@@ -561,6 +581,19 @@ impl<'c, 'd> Builder<'c, 'd> {
                     invocations,
                 );
             }
+        }
+        if let (Some(unpacked), Some(meshes)) = (unpacked, meshes) {
+            self.push(
+                KernelId::PackRecords,
+                Variant::PLAIN,
+                &[
+                    ("records", words(&unpacked, records)),
+                    ("own_args", indirect.binding(draw_words)),
+                    ("args", args.binding(records)),
+                    ("meshes", words(&meshes, u64::from(count))),
+                ],
+                crate::layout::SCAN_TILES_WORKGROUP as u64,
+            );
         }
     }
 

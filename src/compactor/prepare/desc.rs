@@ -113,6 +113,12 @@ pub struct SegmentsDesc<'a> {
     /// buffer (`STORAGE | INDIRECT | COPY_DST`, aligned offset), or `None` for a
     /// buffer of the compaction's own ([`crate::Compaction::segment_args`]).
     pub args_to: Option<BufferAt<'a>>,
+    /// Pack the records to the meshes with a visible object: theirs first, in
+    /// mesh order, the rest drawing nothing, and the draw count how many were
+    /// kept, so that `multi_draw_*_indirect_count` issues no empty draw.
+    /// [`crate::Compaction::record_meshes`] says each packed record's mesh. One
+    /// more dispatch (one workgroup).
+    pub packed: bool,
 }
 
 impl<'a> CompactionDesc<'a> {

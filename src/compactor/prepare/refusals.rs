@@ -109,6 +109,12 @@ impl Compactor {
             }
         }
         if let Some(segments) = &desc.segments {
+            if !cfg!(feature = "segments") {
+                return Err(Error::Unsupported {
+                    method,
+                    what: "segments (this build of wgpu-compaction has no `segments` feature)",
+                });
+            }
             if !method.preserves_order() {
                 return Err(Error::Unsupported {
                     method,

@@ -55,9 +55,12 @@ fn dispatched_kernels_are_kernel_id_of() {
         for (m, method) in Method::ALL.into_iter().enumerate() {
             for n in [0, 1, 4097, capacity as u64] {
                 for input in [Input::U32, Input::Bits] {
-                    for (with_payload, with_segments) in
-                        [(false, false), (true, false), (false, true)]
-                    {
+                    for (with_payload, with_segments, packed) in [
+                        (false, false, false),
+                        (true, false, false),
+                        (false, true, false),
+                        (false, true, true),
+                    ] {
                         let desc = CompactionDesc {
                             input,
                             payload: with_payload.then_some(PayloadDesc {
@@ -69,6 +72,7 @@ fn dispatched_kernels_are_kernel_id_of() {
                                 segments: (&segments, 0),
                                 count: 4,
                                 args_to: None,
+                                packed,
                             }),
                             ..CompactionDesc::new(&flags, n, method)
                         };

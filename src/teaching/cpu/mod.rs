@@ -27,7 +27,7 @@ pub use payload::payload;
 pub use scan_block::scan_block;
 pub use scan_tiles::scan_tiles;
 pub use scatter::scatter;
-pub use segment_args::{group_slots, segment_args, segment_args_grouped};
+pub use segment_args::{group_slots, pack_records, segment_args, segment_args_grouped};
 pub use tile_atomic::tile_atomic;
 pub use tile_counts::tile_counts;
 pub use tile_scatter_bits::tile_scatter_bits;
@@ -151,5 +151,6 @@ pub fn compact(flags: &[u32], method: Method, draw: DrawArgs) -> CompactionOutpu
         segment_args: Vec::new(),
         draw_count: 0,
         dropped: 0,
+        record_meshes: Vec::new(),
     }
 }

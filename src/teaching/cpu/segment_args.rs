@@ -106,3 +106,24 @@ fn records(
         .collect();
     (records, draw_count)
 }
+
+/// CPU mirror of `shaders/pack_records.wgsl`: the records with instances first, in
+/// mesh order, then empty records; each packed record's mesh (`u32::MAX` past
+/// them); the draw count, how many were kept.
+pub fn pack_records(records: &[DrawArgs]) -> (Vec<DrawArgs>, Vec<u32>, u32) {
+    let kept: Vec<(usize, DrawArgs)> = records
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, r)| r.instance_count() > 0)
+        .collect();
+    let empty = |r: &DrawArgs| match r {
+        DrawArgs::Indexed(_) => DrawArgs::Indexed(Default::default()),
+        DrawArgs::NonIndexed(_) => DrawArgs::NonIndexed(Default::default()),
+    };
+    let mut packed: Vec<DrawArgs> = kept.iter().map(|&(_, r)| r).collect();
+    let mut meshes: Vec<u32> = kept.iter().map(|&(s, _)| s as u32).collect();
+    packed.extend(records[kept.len()..].iter().map(empty));
+    meshes.resize(records.len(), u32::MAX);
+    (packed, meshes, kept.len() as u32)
+}

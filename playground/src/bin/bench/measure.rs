@@ -340,6 +340,7 @@ pub fn bench_size(
                         segments: (buffer, 0),
                         count,
                         args_to: None,
+                        packed: false,
                     }),
                     ..CompactionDesc::new(&flag_buffers[r], n as u64, method)
                 })
