@@ -178,6 +178,7 @@ test('code panel: every module of every method is the files of shaders/ it names
           'shaders/tile_scatter_bits.wgsl',
           'shaders/tile_write.wgsl',
           'shaders/lookback_portable.wgsl',
+          'shaders/group_slots_none.wgsl',
           'shaders/lookback_stats.wgsl',
           'shaders/input.wgsl',
           'shaders/live.wgsl',

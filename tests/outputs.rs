@@ -331,12 +331,10 @@ fn segments(objects: u32, count: usize, seed: u64) -> Vec<Segment> {
         .collect()
 }
 
-#[test]
-fn segment_args_matches_cpu() {
-    let compactor = compactor();
-    // `lookback_paired` and two bits tiles a state from the first tile: their
-    // group slots too (`segment_args_grouped`).
-    let wide = Compactor::with_options(
+/// A compactor whose `lookback` pairs tiles and whose `lookback-bits` takes two
+/// tiles a state from the first tile: their group slots too.
+fn paired_and_wide(compactor: &Compactor) -> Compactor {
+    Compactor::with_options(
         compactor.device(),
         compactor.queue(),
         wgpu_compaction::teaching::LookbackOptions {
@@ -344,7 +342,13 @@ fn segment_args_matches_cpu() {
             wide_bits_from_tiles: 1,
             ..Default::default()
         },
-    );
+    )
+}
+
+#[test]
+fn segment_args_matches_cpu() {
+    let compactor = compactor();
+    let wide = paired_and_wide(compactor);
     let storage = wgpu::BufferUsages::STORAGE;
     let cases = [
         (0usize, 3usize),
@@ -522,15 +526,7 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
 #[test]
 fn max_visible_keeps_the_first_in_order_and_counts_the_rest() {
     let compactor = compactor();
-    let wide = Compactor::with_options(
-        compactor.device(),
-        compactor.queue(),
-        wgpu_compaction::teaching::LookbackOptions {
-            paired_from_tiles: 1,
-            wide_bits_from_tiles: 1,
-            ..Default::default()
-        },
-    );
+    let wide = paired_and_wide(compactor);
     let storage = wgpu::BufferUsages::STORAGE;
     let n = 3 * 4096 + 5;
     let flags = random(n, 0.5, 77);
