@@ -99,6 +99,8 @@ struct SegmentsOut {
 struct PackedRecords {
     unpacked: wgpu::Buffer,
     meshes: wgpu::Buffer,
+    /// Each mesh's place among the kept records.
+    places: wgpu::Buffer,
 }
 
 /// The buffers of one level of the recursive scan.

@@ -316,6 +316,7 @@ pub(crate) enum KernelId {
     TileScatterBits,
     SegmentArgs,
     SegmentArgsGrouped,
+    PackSlots,
     PackRecords,
 }
 
@@ -359,7 +360,7 @@ pub(crate) struct Spec {
 const INPUT_BINDINGS: [Binding; 2] = [(0, "input4"), (1, "input")];
 
 /// The catalogue: one row per kernel.
-pub(crate) static KERNELS: [Spec; 19] = [
+pub(crate) static KERNELS: [Spec; 20] = [
     Spec {
         id: KernelId::AtomicCounter,
         module: &ATOMIC_COUNTER_MODULE,
@@ -569,13 +570,29 @@ pub(crate) static KERNELS: [Spec; 19] = [
         payload: Payload::Unchanged,
     },
     Spec {
+        id: KernelId::PackSlots,
+        module: &PACK_RECORDS_MODULE,
+        entry_point: "pack_slots",
+        workgroup_size: SCAN_TILES_WORKGROUP,
+        bindings: &[(3, "records"), (4, "own_args"), (5, "args"), (8, "places")],
+        workgroup_storage: 1024,
+        reads_live: false,
+        payload: Payload::Unchanged,
+    },
+    Spec {
         id: KernelId::PackRecords,
         module: &PACK_RECORDS_MODULE,
         entry_point: "pack_records",
-        workgroup_size: SCAN_TILES_WORKGROUP,
-        bindings: &[(3, "records"), (4, "own_args"), (5, "args"), (6, "meshes")],
-        workgroup_storage: 1024,
-        reads_live: false,
+        workgroup_size: SEGMENT_ARGS_WORKGROUP,
+        bindings: &[
+            (3, "records"),
+            (4, "own_args"),
+            (5, "args"),
+            (6, "meshes"),
+            (8, "places"),
+        ],
+        workgroup_storage: 0,
+        reads_live: true,
         payload: Payload::Unchanged,
     },
 ];
@@ -614,6 +631,7 @@ impl KernelId {
             KernelId::LookbackPaired
                 | KernelId::SegmentArgs
                 | KernelId::SegmentArgsGrouped
+                | KernelId::PackSlots
                 | KernelId::PackRecords
         )
     }
@@ -622,7 +640,10 @@ impl KernelId {
     pub fn writes_segments(self) -> bool {
         matches!(
             self,
-            KernelId::SegmentArgs | KernelId::SegmentArgsGrouped | KernelId::PackRecords
+            KernelId::SegmentArgs
+                | KernelId::SegmentArgsGrouped
+                | KernelId::PackSlots
+                | KernelId::PackRecords
         )
     }
 
@@ -639,6 +660,7 @@ impl KernelId {
                 KernelId::Scatter,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgs,
+                KernelId::PackSlots,
                 KernelId::PackRecords,
             ],
             Method::Lookback => &[
@@ -646,6 +668,7 @@ impl KernelId {
                 KernelId::LookbackPaired,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgsGrouped,
+                KernelId::PackSlots,
                 KernelId::PackRecords,
             ],
             Method::LookbackBits => &[
@@ -653,6 +676,7 @@ impl KernelId {
                 KernelId::LookbackBits,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgsGrouped,
+                KernelId::PackSlots,
                 KernelId::PackRecords,
             ],
             Method::TileAtomic => &[KernelId::TileAtomic, KernelId::IndirectArgs],
@@ -663,6 +687,7 @@ impl KernelId {
                 KernelId::TileScatterBits,
                 KernelId::IndirectArgs,
                 KernelId::SegmentArgs,
+                KernelId::PackSlots,
                 KernelId::PackRecords,
             ],
         }

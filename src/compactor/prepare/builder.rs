@@ -121,6 +121,12 @@ impl<'c, 'd> Builder<'c, 'd> {
                     u64::from(s.count),
                     wgpu::BufferUsages::empty(),
                 ),
+                places: storage_buffer(
+                    device,
+                    &label("pack_slots:places"),
+                    u64::from(s.count),
+                    wgpu::BufferUsages::empty(),
+                ),
             }),
             args: match s.args_to {
                 Some(at) => Output::yours(at),
@@ -520,6 +526,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         // writes the kept ones into the args.
         let unpacked = out.packed.as_ref().map(|p| p.unpacked.clone());
         let meshes = out.packed.as_ref().map(|p| p.meshes.clone());
+        let places = out.packed.as_ref().map(|p| p.places.clone());
         let records_to = match &unpacked {
             Some(buffer) => words(buffer, records),
             None => args.binding(records),
@@ -582,7 +589,19 @@ impl<'c, 'd> Builder<'c, 'd> {
                 );
             }
         }
-        if let (Some(unpacked), Some(meshes)) = (unpacked, meshes) {
+        if let (Some(unpacked), Some(meshes), Some(places)) = (unpacked, meshes, places) {
+            let places = words(&places, u64::from(count));
+            self.push(
+                KernelId::PackSlots,
+                Variant::PLAIN,
+                &[
+                    ("records", words(&unpacked, records)),
+                    ("own_args", indirect.binding(draw_words)),
+                    ("args", args.binding(records)),
+                    ("places", places.clone()),
+                ],
+                crate::layout::SCAN_TILES_WORKGROUP as u64,
+            );
             self.push(
                 KernelId::PackRecords,
                 Variant::PLAIN,
@@ -591,8 +610,9 @@ impl<'c, 'd> Builder<'c, 'd> {
                     ("own_args", indirect.binding(draw_words)),
                     ("args", args.binding(records)),
                     ("meshes", words(&meshes, u64::from(count))),
+                    ("places", places),
                 ],
-                crate::layout::SCAN_TILES_WORKGROUP as u64,
+                u64::from(count),
             );
         }
     }
