@@ -7,11 +7,11 @@
 // at the next segment's.
 //
 // Two entry points find those slots. `segment_args_grouped`, after `lookback` or
-// `lookback_bits`, reads them: the tiles wrote the slot of every 32nd flag (their
-// GROUP_SLOTS), so one invocation a segment adds the visible flags between that
-// flag and the object, at most 31, with loads all in flight at once. A search was
-// a workgroup a segment, and 16 384 segments cost 16 384 workgroups of rounds
-// (BENCHMARKS.md v31). `segment_args`, after the other order-keeping methods,
+// `lookback_bits`, reads them: the tiles wrote the slot of every 32nd flag
+// (shaders/group_slots.wgsl), so one invocation a segment adds the visible flags
+// between that flag and the object, at most 31, with loads all in flight at once.
+// A search was a workgroup a segment, and 16 384 segments cost 16 384 workgroups
+// of rounds (BENCHMARKS.md v31). `segment_args`, after the other order-keeping methods,
 // searches the indices: one workgroup per segment finds both slots, 32 invocations
 // each: a round probes 32 evenly spaced slots of the range left at once and keeps
 // the gap between the last probe before the object and the first at or past it, 33

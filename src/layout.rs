@@ -26,12 +26,12 @@ pub(crate) const TILE_COUNTS_WORKGROUP: usize = 256;
 /// workgroup; `segment_args_grouped`: one an invocation).
 pub(crate) const SEGMENT_ARGS_WORKGROUP: usize = 64;
 /// Flags per group slot: a segmented `Lookback` or `LookbackBits` writes the slot of
-/// every `GROUP`th flag (`GROUP_SLOTS` in shaders/lookback.wgsl).
+/// every `GROUP`th flag (shaders/group_slots.wgsl).
 pub(crate) const GROUP: u64 = 32;
 
 /// The word of `tile_states` where the group slots start, for a capacity of
 /// `capacity` flags: past the ticket and a state a tile, at a multiple of 64 words
-/// (a 256-byte binding offset). `group_slots_start` in shaders/lookback.wgsl.
+/// (a 256-byte binding offset). `group_slots_start` in shaders/group_slots.wgsl.
 pub(crate) fn group_slots_start(capacity: u64) -> u64 {
     (capacity.div_ceil(TILE as u64) + 1).div_ceil(64) * 64
 }

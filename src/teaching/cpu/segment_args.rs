@@ -26,9 +26,9 @@ pub fn segment_args(
     })
 }
 
-/// The group slots of the first `live` flags (`GROUP_SLOTS` in
-/// shaders/lookback.wgsl): word g is the slot of flag 32·g, the visible flags
-/// before it, for every group of the tiles that hold live flags.
+/// The group slots of the first `live` flags (shaders/group_slots.wgsl): word g
+/// is the slot of flag 32·g, the visible flags before it, for every group of the
+/// tiles that hold live flags.
 pub fn group_slots(visible: impl Fn(u32) -> bool, live: u32) -> Vec<u32> {
     let tile = crate::layout::TILE as u32;
     let groups = live.div_ceil(tile) * (tile / GROUP as u32);
