@@ -63,19 +63,6 @@ fn state_status(word : u32, parity : u32) -> u32 {
   return (word - 2u * parity) & 3u;
 }
 
-// This invocation's share of the visible flags of a u32 tile (for the fallback),
-// one row at a time. The fallback is rare, but registers are allocated for the
-// busiest point of the kernel: eight loads at once here, while the tile's own scan
-// is live, cost `lookback` an eighth of its workgroups per SM (BENCHMARKS.md v20).
-fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
-  let v = tile * (TILE / 4u) + li;
-  var c = 0u;
-  for (var r = 0u; r < ROWS; r = r + 1u) {
-    c = c + countOneBits(nibble(load4_checked(v + r * WORKGROUP_SIZE, n)));
-  }
-  return c;
-}
-
 fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
   var c = 0u;
   if (li < TILE_WORDS / 4u) {

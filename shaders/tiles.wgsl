@@ -5,7 +5,9 @@
 // shared memory first so that the global writes are consecutive runs.
 //
 // src/gpu/catalogue.rs composes the `tiles` module: shaders/live.wgsl and
-// shaders/input.wgsl (bindings 7, 0 and 1), this file, the write-out
+// shaders/input.wgsl (bindings 7, 0 and 1), this file, how a tile reads its flags
+// (shaders/tile_input.wgsl, or shaders/tile_input_culled.wgsl with a renderer's
+// visibility function), the write-out
 // (shaders/tile_write.wgsl, or shaders/tile_write_payload.wgsl when a payload is
 // copied too), the kernels (shaders/lookback.wgsl, shaders/tile_atomic.wgsl,
 // shaders/tile_scatter_bits.wgsl), the workgroup scan and look-back of
@@ -103,36 +105,9 @@ fn stage4(m : u32, pos : u32, e : u32) {
   }
 }
 
-// Four of invocation li's vec4 of a u32 tile.
-struct Rows {
-  f0 : vec4<u32>,
-  f1 : vec4<u32>,
-  f2 : vec4<u32>,
-  f3 : vec4<u32>,
-}
-
-// One nibble per row: bits 4k .. 4k+3 for row k of the four.
-fn rows_mask(r : Rows) -> u32 {
-  return nibble(r.f0) | (nibble(r.f1) << 4u) | (nibble(r.f2) << 8u) | (nibble(r.f3) << 12u);
-}
-
-// Invocation li's 32 flags of a u32 tile: bits 4k .. 4k+3 for row k. A whole tile
-// takes eight unconditional loads, all in flight together (two batches of four
-// were slower, and the compiler gave them fewer workgroups).
-fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
-  let v = tile * (TILE / 4u) + li;
-  let w = WORKGROUP_SIZE;
-  if ((tile + 1u) * (TILE / 4u) <= n / 4u) {
-    let lo = Rows(input4[v], input4[v + w], input4[v + 2u * w], input4[v + 3u * w]);
-    let hi = Rows(input4[v + 4u * w], input4[v + 5u * w], input4[v + 6u * w], input4[v + 7u * w]);
-    return rows_mask(lo) | (rows_mask(hi) << 16u);
-  }
-  let lo = Rows(load4_checked(v, n), load4_checked(v + w, n), load4_checked(v + 2u * w, n),
-                load4_checked(v + 3u * w, n));
-  let hi = Rows(load4_checked(v + 4u * w, n), load4_checked(v + 5u * w, n),
-                load4_checked(v + 6u * w, n), load4_checked(v + 7u * w, n));
-  return rows_mask(lo) | (rows_mask(hi) << 16u);
-}
+// Invocation li's 32 flags of a u32 tile (`tile_nibbles`) are read by
+// shaders/tile_input.wgsl, or asked of the renderer's visibility function by
+// shaders/tile_input_culled.wgsl.
 
 // A u32 tile takes its ticket, then loads that tile (`take_ticket`, then
 // `tile_nibbles`). (Loading the workgroup-id tile while the ticket travels, and

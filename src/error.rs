@@ -156,6 +156,9 @@ pub enum Error {
     UnknownKernel(String),
     /// The device reported a validation or out-of-memory error during the work.
     Gpu(String),
+    /// A renderer's visibility function (`CullDesc`) did not compile, or its
+    /// bindings did not match its WGSL: what wgpu said.
+    Cull(String),
     /// Mapping a buffer to read it back failed (the device may be lost).
     Readback(String),
 }
@@ -256,6 +259,10 @@ impl std::fmt::Display for Error {
                 write!(f, "unknown kernel `{name}`; expected one of: {}", names.join(", "))
             }
             Error::Gpu(message) => write!(f, "the GPU reported an error: {message}"),
+            Error::Cull(message) => write!(
+                f,
+                "the visibility function (CullDesc) does not compile or bind: {message}"
+            ),
             Error::Readback(message) => {
                 write!(f, "reading the result back from the GPU failed: {message}")
             }

@@ -16,7 +16,7 @@ mod results;
 mod slices;
 pub(crate) mod trace;
 
-pub use prepare::{BufferAt, CompactionDesc, Input, PayloadDesc, SegmentsDesc};
+pub use prepare::{BufferAt, CompactionDesc, CullDesc, Input, PayloadDesc, SegmentsDesc};
 pub use record::{EncodeOptions, Length};
 pub use results::PendingOutput;
 
@@ -37,6 +37,8 @@ pub const LENGTH_SLOTS: u32 = 64;
 struct Dispatch {
     kernel: Arc<Kernel>,
     bind_group: wgpu::BindGroup,
+    /// The renderer's resources at @group(1), for a culled tile kernel.
+    cull_group: Option<wgpu::BindGroup>,
     invocations: u64,
     /// The scan's block scans: the recursion level (for traces).
     scan_level: Option<usize>,
@@ -49,6 +51,12 @@ struct Output {
     buffer: wgpu::Buffer,
     offset: u64,
     own: bool,
+}
+
+impl Dispatch {
+    fn groups(&self) -> crate::gpu::kernel::Groups<'_> {
+        (&self.bind_group, self.cull_group.as_ref())
+    }
 }
 
 impl Output {

@@ -229,7 +229,7 @@ impl Compactor {
     pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass, dispatch: &Dispatch) {
         dispatch.kernel.dispatch(
             pass,
-            &dispatch.bind_group,
+            dispatch.groups(),
             dispatch.invocations,
             self.max_workgroups_per_dimension,
         );

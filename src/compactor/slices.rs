@@ -79,7 +79,7 @@ impl Compactor {
                 let dispatch = &compaction.dispatches[piece.dispatch];
                 dispatch
                     .kernel
-                    .dispatch_groups(&mut pass, &dispatch.bind_group, piece.groups);
+                    .dispatch_groups(&mut pass, dispatch.groups(), piece.groups);
             }
         }
         if k + 1 == slices {

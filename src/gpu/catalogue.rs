@@ -55,11 +55,14 @@ const LOOKBACK_STATS: File = shader_file!("lookback_stats");
 // Only segmented compactions write group slots, and no page segments.
 const GROUP_SLOTS: File = super::strip::segments_shader_file!("group_slots");
 const GROUP_SLOTS_NONE: File = shader_file!("group_slots_none");
+const TILE_INPUT: File = shader_file!("tile_input");
+// Only a renderer's one-pass culling reads it, and no page culls.
+const TILE_INPUT_CULLED: File = super::strip::cull_shader_file!("tile_input_culled");
 
 /// Every file of `shaders/`, each once: what the package ships (its `include`
 /// takes `shaders/*.wgsl`; `gpu::tests` checks that the two agree).
 #[cfg(test)]
-pub(crate) const FILES: [File; 24] = [
+pub(crate) const FILES: [File; 26] = [
     LIVE,
     INPUT,
     ATOMIC_COUNTER,
@@ -84,6 +87,8 @@ pub(crate) const FILES: [File; 24] = [
     LOOKBACK_STATS,
     GROUP_SLOTS,
     GROUP_SLOTS_NONE,
+    TILE_INPUT,
+    TILE_INPUT_CULLED,
 ];
 
 /// The tile kernels' own files: what a measurement source replaces
@@ -96,6 +101,8 @@ pub(crate) const TILE_WRITES: [File; 2] = [TILE_WRITE, TILE_WRITE_PAYLOAD];
 pub(crate) const SCANS: [File; 2] = [LOOKBACK_PORTABLE, LOOKBACK_SUBGROUPS];
 /// The tiles' group slots: nothing, or written for the segments (`Variant::group_slots`).
 pub(crate) const GROUP_SLOT_WRITES: [File; 2] = [GROUP_SLOTS_NONE, GROUP_SLOTS];
+/// How a tile reads its flags: from the input, or from a renderer's `visible` (`Build::cull`).
+pub(crate) const TILE_INPUTS: [File; 2] = [TILE_INPUT, TILE_INPUT_CULLED];
 
 /// A part of a module: a file, or the file a build chooses.
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +119,10 @@ pub(crate) enum Part {
     /// `group_slots.wgsl` where the tiles write group slots for the segments,
     /// else `group_slots_none.wgsl`.
     GroupSlots,
+    /// `tile_input.wgsl`, or `tile_input_culled.wgsl` where a renderer's
+    /// visibility function takes the place of the flags (its WGSL goes first in
+    /// the module: `gpu::pipelines`).
+    TileInput,
 }
 
 /// A shader module: the files joined in order, one newline between two.
@@ -128,6 +139,9 @@ pub(crate) struct Build {
     pub payload: bool,
     pub group_slots: bool,
     pub source: Option<&'static str>,
+    /// A renderer's visibility function, by its number in the pipelines' list
+    /// (`Pipelines::cull_id`); 0 for none.
+    pub cull: u32,
 }
 
 /// Where a measurement source sits in a module's file list.
@@ -161,6 +175,10 @@ impl Module {
                 }
                 Part::GroupSlots => {
                     let f = GROUP_SLOT_WRITES[usize::from(build.group_slots)];
+                    files.push((f.path, f.wgsl));
+                }
+                Part::TileInput => {
+                    let f = TILE_INPUTS[usize::from(build.cull != 0)];
                     files.push((f.path, f.wgsl));
                 }
             }
@@ -222,6 +240,9 @@ impl Module {
         if build.group_slots {
             label.push_str(":group_slots");
         }
+        if build.cull != 0 {
+            label.push_str(&format!(":cull{}", build.cull));
+        }
         label
     }
 
@@ -234,6 +255,11 @@ impl Module {
             source: build
                 .source
                 .filter(|_| self.varies(|p| matches!(p, Part::TileKernels))),
+            cull: if self.varies(|p| matches!(p, Part::TileInput)) {
+                build.cull
+            } else {
+                0
+            },
         }
     }
 }
@@ -286,6 +312,7 @@ static TILES_MODULE: Module = one(
     "tiles",
     &[
         Part::TileKernels,
+        Part::TileInput,
         Part::TileWrite,
         Part::Scan,
         Part::GroupSlots,

@@ -35,6 +35,12 @@ pub(crate) struct Extras {
 /// (`teaching::KernelOverride`).
 pub(crate) const PROBE_BINDING: u32 = 15;
 
+/// The group of a renderer's visibility function's resources (`CullDesc`).
+pub(crate) const CULL_GROUP: u32 = 1;
+
+/// A dispatch's bind groups: the kernel's, and a visibility function's if it has one.
+pub(crate) type Groups<'a> = (&'a wgpu::BindGroup, Option<&'a wgpu::BindGroup>);
+
 impl Kernel {
     /// The pipeline of `entry_point` (the spec's, or its payload entry) of `module`.
     pub fn new(
@@ -126,23 +132,44 @@ impl Kernel {
         }
     }
 
+    /// The bind group of a renderer's visibility function (`CullDesc`): its
+    /// resources at @group(1), as its WGSL declares them.
+    pub fn bind_cull(
+        &self,
+        device: &wgpu::Device,
+        entries: &[wgpu::BindGroupEntry],
+    ) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&format!("{}:cull", self.label)),
+            layout: &self.pipeline.get_bind_group_layout(CULL_GROUP),
+            entries,
+        })
+    }
+
     /// Enough workgroups for `invocations`, laid out on a 2-D grid when they
     /// exceed the per-dimension limit (the shaders linearise the id back).
     pub fn dispatch(
         &self,
         pass: &mut wgpu::ComputePass,
-        bind_group: &wgpu::BindGroup,
+        groups: Groups,
         invocations: u64,
         max_per_dimension: u32,
     ) {
-        let groups = self.groups(invocations);
-        if groups == 0 {
+        let count = self.groups(invocations);
+        if count == 0 {
             return;
         }
-        let (x, y) = grid(groups, max_per_dimension);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
+        let (x, y) = grid(count, max_per_dimension);
+        self.set(pass, groups);
         pass.dispatch_workgroups(x, y, 1);
+    }
+
+    fn set(&self, pass: &mut wgpu::ComputePass, (group, cull): Groups) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        if let Some(cull) = cull {
+            pass.set_bind_group(CULL_GROUP, cull, &[]);
+        }
     }
 }
 
@@ -154,18 +181,12 @@ impl Kernel {
 
     /// Exactly `groups` workgroups on one dimension (a slice: the shader adds its
     /// first workgroup, live.z, to each id).
-    pub fn dispatch_groups(
-        &self,
-        pass: &mut wgpu::ComputePass,
-        bind_group: &wgpu::BindGroup,
-        groups: u32,
-    ) {
-        if groups == 0 {
+    pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass, groups: Groups, count: u32) {
+        if count == 0 {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(groups, 1, 1);
+        self.set(pass, groups);
+        pass.dispatch_workgroups(count, 1, 1);
     }
 }
 

@@ -22,6 +22,9 @@ pub(crate) struct Variant {
     pub group_slots: bool,
     /// `segment_args_grouped` over bits rather than u32 flags (`BITS`).
     pub bits: bool,
+    /// A tile kernel that asks a renderer's visibility function instead of
+    /// reading flags: its number (`Pipelines::cull_id`); 0 for none.
+    pub cull: u32,
 }
 
 impl Variant {
@@ -32,6 +35,7 @@ impl Variant {
         subtiles: 0,
         group_slots: false,
         bits: false,
+        cull: 0,
     };
 
     /// `scan_block` at recursion level `level` (0 scans flags).
@@ -77,6 +81,9 @@ pub(crate) struct Pipelines {
     replaced: Option<Replaced>,
     modules: Mutex<Vec<(ModuleKey, wgpu::ShaderModule)>>,
     kernels: Mutex<Vec<(KernelKey, Arc<Kernel>)>>,
+    /// The renderers' visibility functions (`CullDesc::wgsl`), numbered from 1 in
+    /// the order first seen: compactions of one function share its pipelines.
+    culls: Mutex<Vec<Arc<str>>>,
 }
 
 /// A file's replacement, and the probe its instrumented loops report to.
@@ -119,6 +126,7 @@ impl Pipelines {
             replaced,
             modules: Mutex::default(),
             kernels: Mutex::default(),
+            culls: Mutex::default(),
         }
     }
 
@@ -141,15 +149,48 @@ impl Pipelines {
         self.subgroups
     }
 
-    /// The build of `module` for a compaction with or without a payload, and with
-    /// or without the tiles' group slots.
-    pub fn build(&self, module: &Module, payload: bool, group_slots: bool) -> Build {
+    /// The build of `module` for a compaction with or without a payload, with or
+    /// without the tiles' group slots, and with visibility function `cull` (0: none).
+    pub fn build(&self, module: &Module, payload: bool, group_slots: bool, cull: u32) -> Build {
         module.build_of(Build {
             subgroups: self.subgroups,
             payload,
             group_slots,
             source: self.options.source,
+            cull,
         })
+    }
+
+    /// The number of the visibility function `wgsl` (from 1), given it now if new.
+    pub fn cull_id(&self, wgsl: &str) -> u32 {
+        let mut culls = lock(&self.culls);
+        let at = match culls.iter().position(|c| c.as_ref() == wgsl) {
+            Some(at) => at,
+            None => {
+                culls.push(wgsl.into());
+                culls.len() - 1
+            }
+        };
+        at as u32 + 1
+    }
+
+    /// Forgets `id`'s pipeline in `variant` and its module, so that the next
+    /// compaction asking for it compiles it again (one whose renderer's WGSL did
+    /// not compile: the error is said once, at the `prepare` that compiled it).
+    pub fn forget(&self, id: KernelId, variant: Variant) {
+        lock(&self.kernels).retain(|(key, _)| *key != (id, variant));
+        let build = self.build_for(id.spec(), variant);
+        lock(&self.modules).retain(|(key, _)| *key != (id.spec().module.name, build));
+    }
+
+    fn build_for(&self, spec: &Spec, variant: Variant) -> Build {
+        let payload = variant.payload_words > 0;
+        self.build(
+            spec.module,
+            payload && spec.payload == Payload::Composed,
+            variant.group_slots,
+            variant.cull,
+        )
     }
 
     /// Whether `id`'s plain pipeline (any level of the scan's) is compiled.
@@ -168,11 +209,7 @@ impl Pipelines {
 
     fn compile(&self, device: &wgpu::Device, spec: &'static Spec, variant: Variant) -> Kernel {
         let payload = variant.payload_words > 0;
-        let build = self.build(
-            spec.module,
-            payload && spec.payload == Payload::Composed,
-            variant.group_slots,
-        );
+        let build = self.build_for(spec, variant);
         let module = self.module(device, spec.module, build);
         let entry_point = match spec.payload {
             Payload::Entry(entry) if payload => entry,
@@ -205,11 +242,18 @@ impl Pipelines {
             let replaced = self
                 .replacement_in(module)
                 .map(|r| (r.path, r.wgsl.as_ref()));
+            let mut wgsl = module.wgsl_with(&build, replaced);
+            if build.cull != 0 {
+                // The renderer's WGSL first, so that its errors give its own lines.
+                let culls = lock(&self.culls);
+                wgsl = format!("{}\n{wgsl}", culls[build.cull as usize - 1]);
+            }
             let descriptor = wgpu::ShaderModuleDescriptor {
                 label: Some(&module.label(&build)),
-                source: wgpu::ShaderSource::Wgsl(module.wgsl_with(&build, replaced).into()),
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
             };
-            if self.options.runtime_checks || module.name != "tiles" {
+            // A renderer's WGSL keeps wgpu's checks: only ours are known to be guarded.
+            if self.options.runtime_checks || module.name != "tiles" || build.cull != 0 {
                 return device.create_shader_module(descriptor);
             }
             // SAFETY: every index in the tile kernels is guarded by the flag
@@ -244,6 +288,9 @@ pub(crate) fn label(spec: &Spec, variant: Variant, build: &Build) -> String {
     }
     if variant.bits {
         label.push_str(":bits");
+    }
+    if variant.cull != 0 {
+        label.push_str(&format!(":cull{}", variant.cull));
     }
     if spec.copies_payload(variant.payload_words > 0) {
         label.push_str(&format!(":payload{}", variant.payload_words));

@@ -113,6 +113,25 @@ macro_rules! segments_shader_file {
 }
 pub(crate) use segments_shader_file;
 
+/// A file only one-pass culling uses: stripped, or empty without the `cull`
+/// feature (whose `prepare` refuses a visibility function).
+#[cfg(feature = "cull")]
+macro_rules! cull_shader_file {
+    ($name:literal) => {
+        $crate::gpu::strip::stripped_shader_file!($name)
+    };
+}
+#[cfg(not(feature = "cull"))]
+macro_rules! cull_shader_file {
+    ($name:literal) => {
+        File {
+            path: concat!("shaders/", $name, ".wgsl"),
+            wgsl: "",
+        }
+    };
+}
+pub(crate) use cull_shader_file;
+
 /// `src` stripped at run time, as the macro strips it at compile time (tests).
 #[cfg(test)]
 pub(crate) fn stripped(src: &str) -> String {

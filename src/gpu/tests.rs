@@ -10,7 +10,7 @@ use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
 use super::catalogue::{
     Build, KernelId, Payload, Spec, FILES, GROUP_SLOT_WRITES, KERNELS, PAYLOAD_BINDINGS, SCANS,
-    TILE_WRITES,
+    TILE_INPUTS, TILE_WRITES,
 };
 use super::options::{LookbackOptions, STAT_WORDS};
 use super::pipelines::{constants, Variant};
@@ -19,6 +19,11 @@ use crate::layout::{
     SCAN_TILES_PER_INVOCATION, SCAN_TILES_WORKGROUP, SPIN_LIMIT, STEPS, TILE,
     TILE_COUNTS_WORKGROUP,
 };
+
+/// A renderer's visibility function, for the culled builds: its resources in
+/// @group(1), which the catalogue's rows (group 0) do not list.
+const VISIBLE: &str = "@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
+fn visible(object : u32) -> bool { return cull_spheres[object].w > 0.0; }";
 
 fn validate(name: &str, source: &str) -> (naga::Module, ModuleInfo) {
     let module = naga::front::wgsl::parse_str(source)
@@ -41,9 +46,16 @@ fn builds(spec: &Spec) -> Vec<Build> {
                     payload: payload && spec.payload == Payload::Composed,
                     group_slots,
                     source: None,
+                    cull: 0,
                 });
                 if !builds.contains(&build) {
                     builds.push(build);
+                }
+                // Only `lookback`'s entry points ask a visibility function.
+                let culled = Build { cull: 1, ..build };
+                let asks = matches!(spec.id, KernelId::Lookback | KernelId::LookbackPaired);
+                if asks && spec.module.build_of(culled) == culled && !builds.contains(&culled) {
+                    builds.push(culled);
                 }
             }
         }
@@ -132,7 +144,8 @@ fn found(module: &naga::Module, info: &ModuleInfo, index: usize) -> Found {
         workgroup_size: module.entry_points[index].workgroup_size,
     };
     for (handle, var) in module.global_variables.iter() {
-        if used[handle].is_empty() {
+        // The renderer's own (a culled build's visibility function) are not ours.
+        if used[handle].is_empty() || var.binding.as_ref().is_some_and(|b| b.group != 0) {
             continue;
         }
         let binding = var.binding.as_ref().map(|b| b.binding);
@@ -170,7 +183,10 @@ fn every_kernel_matches_its_row_of_the_catalogue_in_every_build() {
         let mut most_storage = 0;
         for build in builds(spec) {
             let name = format!("{} ({})", spec.entry_point, spec.module.label(&build));
-            let wgsl = spec.module.wgsl(&build);
+            let mut wgsl = spec.module.wgsl(&build);
+            if build.cull != 0 {
+                wgsl = format!("{VISIBLE}\n{wgsl}");
+            }
             let (module, info) = validate(&name, &wgsl);
             for variant in variants(spec, &build) {
                 let copies = variant.payload_words > 0;
@@ -261,7 +277,8 @@ fn every_file_of_shaders_is_in_the_catalogue_composed_and_packaged() {
             "shaders/segment_args.wgsl",
             "shaders/tile_write_payload.wgsl",
             "shaders/lookback_subgroups.wgsl",
-            "shaders/group_slots.wgsl"
+            "shaders/group_slots.wgsl",
+            "shaders/tile_input_culled.wgsl"
         ]
     );
     // The package takes shaders/*.wgsl: all of them, nothing else (the rest of
@@ -286,7 +303,8 @@ fn each_wgsl_helper_is_written_once() {
             }
         }
     }
-    let alternatives = [TILE_WRITES, SCANS, GROUP_SLOT_WRITES].map(|group| group.map(|f| f.path));
+    let alternatives =
+        [TILE_WRITES, SCANS, GROUP_SLOT_WRITES, TILE_INPUTS].map(|group| group.map(|f| f.path));
     for (name, files) in defined {
         if files.len() > 1 {
             assert!(

@@ -57,6 +57,7 @@ pub fn shader_sources(
             payload: false,
             group_slots: false,
             source: options.source,
+            cull: 0,
         });
         // The scan's block scans: the flags level and the block sums' levels.
         let variants: &[Variant] = if id == KernelId::ScanBlock {

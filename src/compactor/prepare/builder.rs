@@ -15,7 +15,10 @@ use crate::layout::{
 use crate::output::Segment;
 use crate::Method;
 
-use super::desc::{input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, Input};
+use super::desc::{
+    input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, CullDesc, Input,
+};
+use crate::error::{Error, Result};
 
 /// A payload's source and copies, bound by the kernels that write indices.
 struct PayloadIo<'d> {
@@ -190,6 +193,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         self.out.dispatches.push(Dispatch {
             kernel,
             bind_group,
+            cull_group: None,
             invocations,
             scan_level: None,
         });
@@ -339,7 +343,7 @@ impl<'c, 'd> Builder<'c, 'd> {
             .collect()
     }
 
-    pub(super) fn tiles(&mut self) {
+    pub(super) fn tiles(&mut self) -> Result<()> {
         let desc = self.desc;
         let n = desc.capacity;
         let options = self.compactor.pipelines.options();
@@ -360,8 +364,10 @@ impl<'c, 'd> Builder<'c, 'd> {
         let bit_words = n.div_ceil(32);
         let packed = (desc.method == Method::LookbackBits && desc.input == Input::U32)
             .then(|| self.pack(KernelId::PackBits, None));
+        // A culled compaction reads no flags: its kernels bind the stand-in.
         let (source, offset, input_words) = match &packed {
             Some(packed) => (packed, 0, bit_words),
+            None if desc.cull.is_some() => (&self.compactor.empty_vec4, 0, 4),
             None => (desc.flags, desc.flags_offset, input_words(desc)),
         };
         if n > 0 {
@@ -393,25 +399,60 @@ impl<'c, 'd> Builder<'c, 'd> {
             } else {
                 tiles
             };
+            let cull = desc.cull.as_ref();
             let variant = if kernel == KernelId::TileAtomic {
                 Variant::PLAIN
             } else {
                 Variant {
                     subtiles,
                     group_slots,
+                    cull: cull.map_or(0, |c| self.compactor.pipelines.cull_id(c.wgsl)),
                     ..self.writing()
                 }
             };
-            self.push(
-                kernel,
-                variant,
-                &bindings,
-                groups * crate::layout::LOOKBACK_WORKGROUP as u64,
-            );
+            let invocations = groups * crate::layout::LOOKBACK_WORKGROUP as u64;
+            match cull {
+                Some(cull) => self.push_culled(kernel, variant, &bindings, invocations, cull)?,
+                None => self.push(kernel, variant, &bindings, invocations),
+            }
         }
         self.out.tile_states = Some(tile_states);
         self.out.subtiles = subtiles;
         self.out.packed_bits = packed;
+        Ok(())
+    }
+
+    /// `push` for a tile kernel that asks the renderer's visibility function, with
+    /// its bind group of the renderer's resources. What wgpu finds wrong with the
+    /// renderer's WGSL or bindings is `Error::Cull`, and the pipeline is not kept.
+    fn push_culled(
+        &mut self,
+        kernel: KernelId,
+        variant: Variant,
+        bindings: &[(&str, wgpu::BufferBinding)],
+        invocations: u64,
+        cull: &CullDesc,
+    ) -> Result<()> {
+        let compactor = self.compactor;
+        let (device, pipelines) = (&compactor.device, &compactor.pipelines);
+        let pushed = crate::gpu::error_scope::scoped_now(device, || {
+            self.push(kernel, variant, bindings, invocations);
+            if !cull.bindings.is_empty() {
+                let compiled = pipelines.kernel(device, kernel, variant);
+                let group = compiled.bind_cull(device, cull.bindings);
+                if let Some(last) = self.out.dispatches.last_mut() {
+                    last.cull_group = Some(group);
+                }
+            }
+            Ok(())
+        });
+        pushed.map_err(|e| {
+            pipelines.forget(kernel, variant);
+            match e {
+                Error::Gpu(message) => Error::Cull(message),
+                other => other,
+            }
+        })
     }
 
     /// `packed-scan`: the bits (packed first from u32 flags) and each tile's count,
@@ -501,8 +542,10 @@ impl<'c, 'd> Builder<'c, 'd> {
 
     /// Whether the tiles write the group slots: a segmented look-back, whose
     /// records `segment_args_grouped` reads from them.
+    /// (A culled compaction has no flags to count a group's from: it searches.)
     fn writes_group_slots(&self) -> bool {
-        self.desc.segments.as_ref().is_some_and(|s| s.count > 0)
+        self.desc.cull.is_none()
+            && self.desc.segments.as_ref().is_some_and(|s| s.count > 0)
             && matches!(self.desc.method, Method::Lookback | Method::LookbackBits)
     }
 

@@ -78,6 +78,31 @@ pub struct CompactionDesc<'a> {
     /// how many did not fit, so that the renderer can grow it next frame.
     /// `Lookback` and `LookbackBits` only; 1 to the capacity. `None`: the capacity.
     pub max_visible: Option<u64>,
+    /// Cull and compact in one pass: the GPU asks your visibility function about
+    /// each object instead of reading a flag, so no flags are written or read
+    /// (`flags`, `flags_offset` and `input` are then not used: make the
+    /// description with [`Compactor::culled`]). `Lookback` only.
+    pub cull: Option<CullDesc<'a>>,
+}
+
+/// A renderer's visibility function, called by the compaction in place of
+/// reading flags (see [`CompactionDesc::cull`]).
+///
+/// `wgsl` defines `fn visible(object : u32) -> bool` and whatever it reads, in
+/// `@group(1)` only (group 0 is the compaction's): bounds, the frustum, a depth
+/// pyramid. `object` counts from 0 to the capacity, as the indices do before the
+/// index base. It is called once per object, and again for the objects of a tile
+/// the look-back counts itself (rare): it must answer the same within a pass, and
+/// write nothing. Its declarations' names must not clash with the library's WGSL:
+/// prefix them (`cull_`, say). A WGSL error is `Error::Cull` at `prepare`, with the
+/// lines of your `wgsl`.
+#[derive(Clone, Debug)]
+pub struct CullDesc<'a> {
+    /// The WGSL of `visible` and its bindings.
+    pub wgsl: &'a str,
+    /// The resources at `@group(1)`, by binding number, as `wgsl` declares them
+    /// (read-only storage, uniforms, textures, samplers). None if it binds none.
+    pub bindings: &'a [wgpu::BindGroupEntry<'a>],
 }
 
 /// Where each object's payload is, and where its copy goes (see
@@ -141,6 +166,20 @@ impl<'a> CompactionDesc<'a> {
             payload: None,
             segments: None,
             max_visible: None,
+            cull: None,
+        }
+    }
+}
+
+impl Compactor {
+    /// A description of `Lookback` over `capacity` objects culled by `cull` in the
+    /// same pass (no flags: the compactor's own stand-in fills `flags`), for a
+    /// non-indexed draw of a quad per instance into buffers of the compaction's
+    /// own. Set the other fields as for [`CompactionDesc::new`].
+    pub fn culled<'a>(&'a self, cull: CullDesc<'a>, capacity: u64) -> CompactionDesc<'a> {
+        CompactionDesc {
+            cull: Some(cull),
+            ..CompactionDesc::new(&self.empty_vec4, capacity, Method::Lookback)
         }
     }
 }
@@ -150,8 +189,11 @@ pub(in crate::compactor) fn out_capacity(desc: &CompactionDesc) -> u64 {
     desc.max_visible.unwrap_or(desc.capacity)
 }
 
-/// The u32 words of the input: one per flag, or one per 32 bits.
+/// The u32 words of the input: one per flag, or one per 32 bits (none culled).
 pub(in crate::compactor) fn input_words(desc: &CompactionDesc) -> u64 {
+    if desc.cull.is_some() {
+        return 0;
+    }
     match desc.input {
         Input::U32 => desc.capacity,
         Input::Bits => desc.capacity.div_ceil(32),

@@ -9,7 +9,7 @@ mod refusals;
 
 pub(super) use builder::live_word;
 pub(super) use desc::segment_args_words;
-pub use desc::{BufferAt, CompactionDesc, Input, PayloadDesc, SegmentsDesc};
+pub use desc::{BufferAt, CompactionDesc, CullDesc, Input, PayloadDesc, SegmentsDesc};
 
 use crate::compactor::{Compaction, Compactor};
 use crate::error::Result;
@@ -71,7 +71,7 @@ impl Compactor {
         match desc.method {
             Method::Atomic | Method::Aggregated => b.atomic(),
             Method::Scan => b.scan(traced),
-            Method::Lookback | Method::LookbackBits | Method::TileAtomic => b.tiles(),
+            Method::Lookback | Method::LookbackBits | Method::TileAtomic => b.tiles()?,
             Method::PackedScan => b.packed_scan(),
         }
         // The look-back's last tile and `scan_tiles` write the indirect arguments themselves.

@@ -49,13 +49,17 @@ impl Compactor {
             });
         }
         let storage = wgpu::BufferUsages::STORAGE;
-        self.check_range(
-            ("flags", "flags offset"),
-            (desc.flags, desc.flags_offset),
-            input_words(desc),
-            storage,
-            true,
-        )?;
+        if desc.cull.is_some() {
+            check_cull(method)?;
+        } else {
+            self.check_range(
+                ("flags", "flags offset"),
+                (desc.flags, desc.flags_offset),
+                input_words(desc),
+                storage,
+                true,
+            )?;
+        }
         if let Some(indices) = desc.indices_to {
             self.check_range(("indices", "indices offset"), indices, out, storage, true)?;
         }
@@ -146,7 +150,27 @@ impl Compactor {
         }
         check_aliasing(desc)
     }
+}
 
+/// A visibility function takes the place of `Lookback`'s flags, in a build that has
+/// its kernel.
+fn check_cull(method: Method) -> Result<()> {
+    if !cfg!(feature = "cull") {
+        return Err(Error::Unsupported {
+            method,
+            what: "a visibility function (this build of wgpu-compaction has no `cull` feature)",
+        });
+    }
+    if method != Method::Lookback {
+        return Err(Error::Unsupported {
+            method,
+            what: "a visibility function (only lookback culls in its pass)",
+        });
+    }
+    Ok(())
+}
+
+impl Compactor {
     /// A range of a caller's buffer the compaction binds or copies into: its
     /// usages, its offset (aligned for a storage binding, or to 4 for a copy)
     /// and room for `words` u32 (at least one: bindings are never empty).
@@ -248,12 +272,35 @@ fn check_aliasing(desc: &CompactionDesc) -> Result<()> {
     let grouped_reads_flags = desc.segments.is_some()
         && (desc.method == Method::Lookback
             || (desc.method == Method::LookbackBits && desc.input == Input::Bits));
-    let mut bound = vec![Bound::new(
-        "flags",
-        (desc.flags, desc.flags_offset),
-        input_words(desc),
-        [Some(R), grouped_reads_flags.then_some(R)],
-    )];
+    let mut bound = Vec::new();
+    match &desc.cull {
+        // The renderer's buffers its visibility function reads in the pass.
+        Some(cull) => bound.extend(cull.bindings.iter().filter_map(|entry| {
+            let wgpu::BindingResource::Buffer(b) = &entry.resource else {
+                return None;
+            };
+            // Clamped to the buffer: a range past it is wgpu's error at `prepare`.
+            let size = b.buffer.size();
+            let end = b
+                .size
+                .map_or(size, |s| b.offset.saturating_add(s.get()))
+                .min(size);
+            let offset = b.offset.min(end);
+            let words = (end - offset).div_ceil(WORD);
+            Some(Bound::new(
+                "cull binding",
+                (b.buffer, offset),
+                words,
+                [Some(R), None],
+            ))
+        })),
+        None => bound.push(Bound::new(
+            "flags",
+            (desc.flags, desc.flags_offset),
+            input_words(desc),
+            [Some(R), grouped_reads_flags.then_some(R)],
+        )),
+    }
     if let Some(at) = desc.indices_to {
         bound.push(Bound::new("indices", at, out, [Some(W), Some(R)]));
     }
