@@ -85,7 +85,7 @@ impl CopyVec4 {
 
 /// `groups` workgroups as a 2-D grid past the per-dimension limit (the shaders
 /// linearise the id back).
-fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
+pub fn grid(groups: u64, max_per_dimension: u32) -> (u32, u32) {
     let max = u64::from(max_per_dimension.max(1));
     let y = groups.div_ceil(max);
     let x = groups.div_ceil(y.max(1));
@@ -162,4 +162,6 @@ impl FixedCost {
 pub struct References {
     pub copy: CopyVec4,
     pub fixed: Option<FixedCost>,
+    /// `--cull`: the culling pass and its planes.
+    pub cull: Option<crate::cull::Cull>,
 }

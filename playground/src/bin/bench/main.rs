@@ -13,6 +13,7 @@
 
 mod args;
 mod copy;
+mod cull;
 mod measure;
 mod report;
 mod robustness;
@@ -140,6 +141,7 @@ fn main() -> ExitCode {
     let references = References {
         copy: CopyVec4::new(&gpu.device),
         fixed: args.fixed.then(|| FixedCost::new(&gpu.device)),
+        cull: args.cull.then(|| cull::Cull::new(&gpu.device)),
     };
     let timer = Timer::new(&gpu);
     eprintln!(

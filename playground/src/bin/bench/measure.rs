@@ -92,6 +92,14 @@ enum Work<'a> {
     Copy(Vec<(wgpu::BindGroup, wgpu::Buffer)>),
     /// `--fixed`: row `FixedCost::ROWS[k]`.
     Fixed(usize),
+    /// `--cull`'s reference: the culling pass writing each rotation's flags, then
+    /// `lookback` prepared over them (timed from the first pass's start to the
+    /// compaction's end).
+    CullThenCompact {
+        compactor: &'a Compactor,
+        compactions: Vec<Compaction>,
+        binds: Vec<[wgpu::BindGroup; 2]>,
+    },
     /// A method prepared over each rotation's input.
     Compact {
         compactor: &'a Compactor,
@@ -358,6 +366,54 @@ pub fn bench_size(
         }
     }
 
+    let culls = references
+        .cull
+        .as_ref()
+        .filter(|_| args.methods.contains(&Method::Lookback));
+    // Kept alive while the compactions bind them.
+    let mut cull_buffers = Vec::new();
+    if let Some(cull) = culls {
+        let spheres = crate::cull::spheres(&flags);
+        for _ in 0..rotation {
+            let spheres = compactor
+                .upload(bytemuck::cast_slice(&spheres))
+                .expect("upload the spheres");
+            let flags = compactor.upload(&vec![0; n]).expect("the culled flags");
+            cull_buffers.push((spheres, flags));
+        }
+        let bytes = 16.0 * n as f64 + 4.0 * k as f64;
+        let two_passes: Result<Vec<Compaction>, _> = cull_buffers
+            .iter()
+            .map(|(_, flags)| compactor.prepare(flags, n as u64, Method::Lookback, 1))
+            .collect();
+        match two_passes {
+            Ok(compactions) => cases.push((
+                row("lookback", "spheres", "cull,then-compact".into(), bytes),
+                Work::CullThenCompact {
+                    compactor,
+                    compactions,
+                    binds: cull_buffers
+                        .iter()
+                        .map(|(spheres, flags)| cull.bind(device, spheres, flags))
+                        .collect(),
+                },
+            )),
+            Err(e) => eprintln!("bench: cull then lookback at n={n}: {e}"),
+        }
+        let prepared = cull_buffers.iter().map(|(spheres, _)| {
+            let entries = cull.entries(spheres);
+            compactor.prepare_with(&compactor.culled(crate::cull::Cull::desc(&entries), n as u64))
+        });
+        push_case(
+            &mut cases,
+            row("lookback", "spheres", "one-pass".into(), bytes),
+            compactor,
+            Method::Lookback,
+            prepared,
+            Extra::None,
+        );
+    }
+
     // Consecutive runs (the rows of a round, and a round's last row and the next
     // one's first) take different copies, so that no run finds the flags the run
     // before it read still in L2.
@@ -385,6 +441,26 @@ pub fn bench_size(
                     fixed.dispatch(&mut pass, *k, n as u64, max_dim);
                 }
             }
+            Work::CullThenCompact {
+                compactor,
+                compactions,
+                binds,
+            } => {
+                let copy = copy_of(case, run);
+                let (first, last) = split(writes);
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("bench:cull"),
+                        timestamp_writes: first,
+                    });
+                    if let Some(cull) = culls {
+                        cull.dispatch(&mut pass, &binds[copy], n as u64, max_dim);
+                    }
+                }
+                compactor
+                    .encode_timed(encoder, &compactions[copy], last)
+                    .expect("a case's compactions are its compactor's")
+            }
             Work::Compact {
                 compactor,
                 compactions,
@@ -402,6 +478,10 @@ pub fn bench_size(
         .map(|(case, ((mut row, work), times))| {
             (row.median_us, row.min_us) = median(times);
             row.x_copy = row.median_us / copy_us;
+            if let Work::CullThenCompact { compactions, .. } = &work {
+                let first = &compactions[copy_of(case, 0)];
+                row.check = verify(gpu, first, Method::Lookback, &expected, &Extra::None);
+            }
             if let Work::Compact {
                 compactor,
                 method,
@@ -419,6 +499,29 @@ pub fn bench_size(
             row
         })
         .collect()
+}
+
+/// One pass's timestamp writes as two passes': the first's start, the last's end.
+fn split(
+    writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+) -> (
+    Option<wgpu::ComputePassTimestampWrites<'_>>,
+    Option<wgpu::ComputePassTimestampWrites<'_>>,
+) {
+    let Some(w) = writes else {
+        return (None, None);
+    };
+    let first = wgpu::ComputePassTimestampWrites {
+        query_set: w.query_set,
+        beginning_of_pass_write_index: w.beginning_of_pass_write_index,
+        end_of_pass_write_index: None,
+    };
+    let last = wgpu::ComputePassTimestampWrites {
+        query_set: w.query_set,
+        beginning_of_pass_write_index: None,
+        end_of_pass_write_index: w.end_of_pass_write_index,
+    };
+    (Some(first), Some(last))
 }
 
 /// A case of `compactor`'s compactions of `method` (one per rotation), or the

@@ -1,0 +1,160 @@
+//! `--cull`: a renderer's frustum test (a bounding sphere an object against six
+//! planes) as one-pass culling asks it (`CullDesc`), and as the culling pass it
+//! replaces: the same `visible` in a kernel writing one u32 flag an object, four
+//! an invocation with one vec4 store, before the compaction reads them.
+
+use wgpu_compaction::CullDesc;
+
+/// The renderer's function: 16 bytes of sphere an object, the planes a uniform.
+pub const VISIBLE: &str = "
+@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
+@group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
+
+fn visible(object : u32) -> bool {
+  let s = cull_spheres[object];
+  for (var p = 0u; p < 6u; p = p + 1u) {
+    let plane = cull_planes[p];
+    if (dot(plane.xyz, s.xyz) + plane.w < -s.w) {
+      return false;
+    }
+  }
+  return true;
+}
+";
+
+/// The culling pass of the two-pass reference.
+const CULL_FLAGS: &str = "
+@group(0) @binding(0) var<storage, read_write> cull_flags : array<vec4<u32>>;
+
+fn flag(object : u32, n : u32) -> u32 {
+  return select(0u, 1u, object < n && visible(object));
+}
+
+@compute @workgroup_size(256)
+fn cull(@builtin(global_invocation_id) id : vec3<u32>,
+        @builtin(num_workgroups) groups : vec3<u32>) {
+  let v = id.x + id.y * groups.x * 256u;
+  let n = arrayLength(&cull_spheres);
+  if (4u * v < n) {
+    let e = 4u * v;
+    cull_flags[v] = vec4<u32>(flag(e, n), flag(e + 1u, n), flag(e + 2u, n), flag(e + 3u, n));
+  }
+}
+";
+
+/// The box `|x|, |y|, |z| <= 3.5` as six planes (normal, distance).
+const PLANES: [[f32; 4]; 6] = [
+    [1.0, 0.0, 0.0, 3.5],
+    [-1.0, 0.0, 0.0, 3.5],
+    [0.0, 1.0, 0.0, 3.5],
+    [0.0, -1.0, 0.0, 3.5],
+    [0.0, 0.0, 1.0, 3.5],
+    [0.0, 0.0, -1.0, 3.5],
+];
+
+/// Spheres visible exactly where `flags` are: inside the box, spread along x, or
+/// past its far z plane (the last tested, so that both kinds run the whole test).
+pub fn spheres(flags: &[u32]) -> Vec<[f32; 4]> {
+    (0..flags.len())
+        .map(|i| {
+            let x = (i % 7) as f32 - 3.0;
+            if flags[i] != 0 {
+                [x, 0.0, 0.0, 0.25]
+            } else {
+                [x, 0.0, 10.0, 0.25]
+            }
+        })
+        .collect()
+}
+
+/// The planes' uniform and the culling pass's pipeline.
+pub struct Cull {
+    planes: wgpu::Buffer,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Cull {
+    pub fn new(device: &wgpu::Device) -> Self {
+        use wgpu::util::DeviceExt;
+        let planes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("bench:cull_planes"),
+            contents: bytemuck::cast_slice(&PLANES),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("bench:cull"),
+            source: wgpu::ShaderSource::Wgsl(format!("{VISIBLE}\n{CULL_FLAGS}").into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("bench:cull"),
+            layout: None,
+            module: &module,
+            entry_point: Some("cull"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Self { planes, pipeline }
+    }
+
+    /// The renderer's resources at @group(1) for `spheres`.
+    pub fn entries<'a>(&'a self, spheres: &'a wgpu::Buffer) -> [wgpu::BindGroupEntry<'a>; 2] {
+        [
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: spheres.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: self.planes.as_entire_binding(),
+            },
+        ]
+    }
+
+    pub fn desc<'a>(entries: &'a [wgpu::BindGroupEntry<'a>]) -> CullDesc<'a> {
+        CullDesc {
+            wgsl: VISIBLE,
+            bindings: entries,
+        }
+    }
+
+    /// The culling pass's bind groups: the flags it writes, the spheres it reads.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        spheres: &wgpu::Buffer,
+        flags: &wgpu::Buffer,
+    ) -> [wgpu::BindGroup; 2] {
+        let group = |index: u32, entries: &[wgpu::BindGroupEntry]| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("bench:cull"),
+                layout: &self.pipeline.get_bind_group_layout(index),
+                entries,
+            })
+        };
+        [
+            group(
+                0,
+                &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: flags.as_entire_binding(),
+                }],
+            ),
+            group(1, &self.entries(spheres)),
+        ]
+    }
+
+    /// The culling pass over `n` objects, four an invocation.
+    pub fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        groups: &[wgpu::BindGroup; 2],
+        n: u64,
+        max_per_dimension: u32,
+    ) {
+        let (x, y) = crate::copy::grid(n.div_ceil(4 * 256).max(1), max_per_dimension);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &groups[0], &[]);
+        pass.set_bind_group(1, &groups[1], &[]);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+}
