@@ -25,11 +25,24 @@ fn visible4(e : u32, n : u32) -> u32 {
   return m;
 }
 
+// Objects e .. e+3 of a whole tile: no guards between the calls.
+fn all4(e : u32) -> u32 {
+  return select(0u, 1u, visible(e)) | select(0u, 2u, visible(e + 1u)) |
+         select(0u, 4u, visible(e + 2u)) | select(0u, 8u, visible(e + 3u));
+}
+
 // Invocation li's 32 objects of a tile, as `tile_nibbles` gives u32 flags: bits
-// 4k .. 4k+3 for row k (objects 4·li .. 4·li+3 of the row). Written out row by row
-// so that the compiler can issue every row's loads of the renderer's data together.
+// 4k .. 4k+3 for row k (objects 4·li .. 4·li+3 of the row). A whole tile asks all
+// 32 with no branch between the calls, so that the compiler can issue their loads
+// of the renderer's data together (where `visible` itself does not branch).
 fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
   let e = tile * TILE + 4u * li;
+  if ((tile + 1u) * TILE <= n) {
+    return all4(e) | (all4(e + ROW) << 4u) | (all4(e + 2u * ROW) << 8u) |
+           (all4(e + 3u * ROW) << 12u) | (all4(e + 4u * ROW) << 16u) |
+           (all4(e + 5u * ROW) << 20u) | (all4(e + 6u * ROW) << 24u) |
+           (all4(e + 7u * ROW) << 28u);
+  }
   return visible4(e, n) | (visible4(e + ROW, n) << 4u) | (visible4(e + 2u * ROW, n) << 8u) |
          (visible4(e + 3u * ROW, n) << 12u) | (visible4(e + 4u * ROW, n) << 16u) |
          (visible4(e + 5u * ROW, n) << 20u) | (visible4(e + 6u * ROW, n) << 24u) |

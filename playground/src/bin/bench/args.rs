@@ -6,7 +6,7 @@ use wgpu_compaction::{Compactor, Method};
 pub const USAGE: &str = "usage: bench [--sizes N,N,...] [--density D,D,...] [--reps R] [--warmup W] \
                      [--methods m,m,...] [--portable] [--unchecked] [--unpaired] [--paired-from TILES] [--narrow] \
                      [--no-robustness] [--stats] [--fixed] [--json] [--payload W,W,...] [--segments S,S,...] \
-                     [--cull] [--source tile-kernels-variant.wgsl ...]";
+                     [--cull min|early] [--source tile-kernels-variant.wgsl ...]";
 
 /// The most `--reps`: the timer's query set holds 4096 timestamps, two a run.
 pub const MAX_REPS: usize = 2048;
@@ -49,9 +49,10 @@ pub struct Args {
     pub stats: bool,
     /// `--fixed`: rows of a tile kernel's grid doing nothing, and only taking tickets.
     pub fixed: bool,
-    /// `--cull`: `lookback` culling spheres against planes, in its own pass
-    /// (one-pass) and as a culling pass writing flags, then the compaction.
-    pub cull: bool,
+    /// `--cull min|early`: `lookback` culling spheres against planes, in its own
+    /// pass (one-pass) and as a culling pass writing flags, then the compaction;
+    /// `Some(true)` for the test that leaves at the first rejecting plane.
+    pub cull: Option<bool>,
     pub json: bool,
     /// `--source PATH`: tile kernels built from other WGSL, each a variant.
     pub sources: Vec<(String, &'static str)>,
@@ -101,7 +102,7 @@ pub fn parse_args() -> Result<Parsed, String> {
         no_robustness: false,
         stats: false,
         fixed: false,
-        cull: false,
+        cull: None,
         json: false,
         sources: Vec::new(),
         payload: Vec::new(),
@@ -135,7 +136,13 @@ pub fn parse_args() -> Result<Parsed, String> {
             "--no-robustness" => args.no_robustness = true,
             "--stats" => args.stats = true,
             "--fixed" => args.fixed = true,
-            "--cull" => args.cull = true,
+            "--cull" => {
+                args.cull = Some(match value()?.as_str() {
+                    "min" => false,
+                    "early" => true,
+                    other => return Err(format!("--cull: `min` or `early`, not `{}`", cli::escaped(other))),
+                })
+            }
             "--json" => args.json = true,
             "--payload" => {
                 args.payload = list::<String>(&value()?, "--payload")?

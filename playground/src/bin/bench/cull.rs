@@ -6,7 +6,25 @@
 use wgpu_compaction::CullDesc;
 
 /// The renderer's function: 16 bytes of sphere an object, the planes a uniform.
+/// Without a branch: the nearest plane's distance against the radius.
 pub const VISIBLE: &str = "
+@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
+@group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
+
+fn visible(object : u32) -> bool {
+  let s = cull_spheres[object];
+  var nearest = dot(cull_planes[0].xyz, s.xyz) + cull_planes[0].w;
+  for (var p = 1u; p < 6u; p = p + 1u) {
+    nearest = min(nearest, dot(cull_planes[p].xyz, s.xyz) + cull_planes[p].w);
+  }
+  return nearest >= -s.w;
+}
+";
+
+/// The same test leaving at the first plane that rejects the sphere (`--cull
+/// early`): branches between the objects' loads keep them from being issued
+/// together (BENCHMARKS.md v32).
+pub const VISIBLE_EARLY_EXIT: &str = "
 @group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
 @group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
 
@@ -69,13 +87,17 @@ pub fn spheres(flags: &[u32]) -> Vec<[f32; 4]> {
 
 /// The planes' uniform and the culling pass's pipeline.
 pub struct Cull {
+    /// The visibility function's WGSL.
+    visible: &'static str,
     planes: wgpu::Buffer,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl Cull {
-    pub fn new(device: &wgpu::Device) -> Self {
+    /// `early`: the function that leaves at the first plane rejecting the sphere.
+    pub fn new(device: &wgpu::Device, early: bool) -> Self {
         use wgpu::util::DeviceExt;
+        let visible = if early { VISIBLE_EARLY_EXIT } else { VISIBLE };
         let planes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("bench:cull_planes"),
             contents: bytemuck::cast_slice(&PLANES),
@@ -83,7 +105,7 @@ impl Cull {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("bench:cull"),
-            source: wgpu::ShaderSource::Wgsl(format!("{VISIBLE}\n{CULL_FLAGS}").into()),
+            source: wgpu::ShaderSource::Wgsl(format!("{visible}\n{CULL_FLAGS}").into()),
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("bench:cull"),
@@ -93,7 +115,11 @@ impl Cull {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { planes, pipeline }
+        Self {
+            visible,
+            planes,
+            pipeline,
+        }
     }
 
     /// The renderer's resources at @group(1) for `spheres`.
@@ -110,9 +136,9 @@ impl Cull {
         ]
     }
 
-    pub fn desc<'a>(entries: &'a [wgpu::BindGroupEntry<'a>]) -> CullDesc<'a> {
+    pub fn desc<'a>(&self, entries: &'a [wgpu::BindGroupEntry<'a>]) -> CullDesc<'a> {
         CullDesc {
-            wgsl: VISIBLE,
+            wgsl: self.visible,
             bindings: entries,
         }
     }

@@ -141,7 +141,7 @@ fn main() -> ExitCode {
     let references = References {
         copy: CopyVec4::new(&gpu.device),
         fixed: args.fixed.then(|| FixedCost::new(&gpu.device)),
-        cull: args.cull.then(|| cull::Cull::new(&gpu.device)),
+        cull: args.cull.map(|early| cull::Cull::new(&gpu.device, early)),
     };
     let timer = Timer::new(&gpu);
     eprintln!(

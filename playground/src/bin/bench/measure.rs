@@ -402,7 +402,7 @@ pub fn bench_size(
         }
         let prepared = cull_buffers.iter().map(|(spheres, _)| {
             let entries = cull.entries(spheres);
-            compactor.prepare_with(&compactor.culled(crate::cull::Cull::desc(&entries), n as u64))
+            compactor.prepare_with(&compactor.culled(cull.desc(&entries), n as u64))
         });
         push_case(
             &mut cases,
