@@ -5,6 +5,12 @@
 //! `DrawIndexedIndirectArgs` per mesh; one `multi_draw_indexed_indirect` (and,
 //! where the device has it, one `multi_draw_indexed_indirect_count`) draws them.
 //!
+//! Then the same frames culled in the compaction's own pass: `lookback` asks the
+//! depth test itself (`CullDesc`, no flags written or read), writes into outputs
+//! sized for what is drawn (`max_visible`), and packs the records to the meshes
+//! with a visible object, for one `multi_draw_indexed_indirect_count` with no
+//! empty draw.
+//!
 //! Each object owns one pixel of three `R32Uint` targets and writes there its
 //! index (from the indices), its mesh (from the draw: `first_index` and
 //! `base_vertex` of its mesh's record) and its payload's check word: the images
@@ -16,8 +22,8 @@
 use wgpu::util::DeviceExt;
 use wgpu_compaction::teaching::cpu;
 use wgpu_compaction::{
-    CompactionDesc, Compactor, DrawArgs, IndexedIndirectArgs, Method, PayloadDesc, Segment,
-    SegmentsDesc,
+    CompactionDesc, Compactor, CullDesc, DrawArgs, IndexedIndirectArgs, Method, PayloadDesc,
+    Segment, SegmentsDesc,
 };
 
 /// Meshes, and the most instances one has.
@@ -45,6 +51,32 @@ fn cull(@builtin(global_invocation_id) id : vec3<u32>) {
   }
 }
 ";
+
+/// The same test as the compaction's visibility function: its resources in
+/// @group(1), named apart from the library's WGSL.
+const VISIBLE: &str = "
+@group(1) @binding(0) var<storage, read> cull_depth : array<f32>;
+@group(1) @binding(1) var<uniform> cull_range : vec4<f32>;
+
+fn visible(object : u32) -> bool {
+  let d = cull_depth[object];
+  return d >= cull_range.x && d < cull_range.y;
+}
+";
+
+/// How a frame finds its visible objects.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// A culling pass writes a flag an object; `method` compacts them into outputs
+    /// with room for every object, a record per mesh.
+    Flags(Method),
+    /// `lookback` asks `VISIBLE` in its own pass, into outputs with room for
+    /// `MAX_VISIBLE_PERCENT` of the objects, its records packed.
+    OnePass,
+}
+
+/// The one-pass frames' outputs hold this share of the objects (both frames draw fewer).
+const MAX_VISIBLE_PERCENT: u64 = 60;
 
 /// The vertex shader finds its object at `instance_index` (the record's first
 /// instance counts from the start of the instance buffer), and its mesh from
@@ -99,21 +131,36 @@ pub fn run() -> Result<String, String> {
         "{} objects in {MESHES} meshes (0 to {MOST_INSTANCES} instances each)",
         scene.objects
     )];
-    for method in Method::ALL.into_iter().filter(|m| m.preserves_order()) {
+    let modes = Method::ALL
+        .into_iter()
+        .filter(|m| m.preserves_order())
+        .map(Mode::Flags)
+        .chain([Mode::OnePass]);
+    for mode in modes {
         let mut drawn = 0;
+        let name = match mode {
+            Mode::Flags(method) => method.to_string(),
+            Mode::OnePass => "lookback culling in its pass".to_string(),
+        };
         for (frame, &(near, far)) in FRAMES.iter().enumerate() {
             let out = scene
-                .frame(&compactor, method, near, far, with_count)
-                .map_err(|e| format!("{method}: {e}"))?;
-            let what = format!("{method}, frame {frame}");
+                .frame(&compactor, mode, near, far, with_count)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let what = format!("{name}, frame {frame}");
             let visible = scene.visible(near, far);
-            let (records, draw_count) = cpu::segment_args(
+            let (mut records, mut draw_count) = cpu::segment_args(
                 &visible,
                 0,
                 scene.objects,
                 &scene.segments,
                 DrawArgs::Indexed(IndexedIndirectArgs::default()),
             );
+            if let Mode::OnePass = mode {
+                (records, _, draw_count) = cpu::pack_records(&records);
+                if out.dropped != 0 {
+                    return Err(format!("{what}: {} objects did not fit", out.dropped));
+                }
+            }
             if out.records != records {
                 let at = out.records.iter().zip(&records).position(|(a, b)| a != b);
                 return Err(format!("{what}: record {at:?} differs from the CPU's"));
@@ -132,7 +179,7 @@ pub fn run() -> Result<String, String> {
             }
         }
         report.push(format!(
-            "{method}: {drawn} instances drawn and checked pixel by pixel over {} frames ({})",
+            "{name}: {drawn} instances drawn and checked pixel by pixel over {} frames ({})",
             FRAMES.len(),
             if with_count {
                 "multi_draw_indexed_indirect and _count"
@@ -189,6 +236,8 @@ fn open_device() -> Result<(wgpu::Device, wgpu::Queue, bool), String> {
 struct Frame {
     records: Vec<DrawArgs>,
     draw_count: u32,
+    /// Visible objects past the outputs' room.
+    dropped: u32,
     images: Vec<(&'static str, [Vec<u32>; 3])>,
 }
 
@@ -378,13 +427,18 @@ impl Scene {
     fn frame(
         &self,
         compactor: &Compactor,
-        method: Method,
+        mode: Mode,
         near: f32,
         far: f32,
         with_count: bool,
     ) -> wgpu_compaction::Result<Frame> {
         let device = &self.device;
         let capacity = u64::from(self.objects);
+        // Room for every object, or for what the one-pass frames draw.
+        let room = match mode {
+            Mode::Flags(_) => capacity,
+            Mode::OnePass => capacity * MAX_VISIBLE_PERCENT / 100,
+        };
         // The renderer's own outputs (setup a renderer does once; here per frame,
         // to run every method).
         let storage = wgpu::BufferUsages::STORAGE;
@@ -398,12 +452,12 @@ impl Scene {
         };
         let instances = output(
             "multi_draw:instances",
-            capacity * 4,
+            room * 4,
             wgpu::BufferUsages::empty(),
         );
         let payloads = output(
             "multi_draw:payloads",
-            capacity * 4 * u64::from(PAYLOAD_WORDS),
+            room * 4 * u64::from(PAYLOAD_WORDS),
             wgpu::BufferUsages::empty(),
         );
         let args = output(
@@ -411,6 +465,28 @@ impl Scene {
             20 * u64::from(MESHES) + 4,
             wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
         );
+        let range = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("multi_draw:range"),
+            contents: bytemuck::cast_slice(&[near, far, 0.0, 0.0]),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let cull_resources = entries(&[&self.depth_buffer, &range]);
+        let (desc, packed) = match mode {
+            Mode::Flags(method) => (CompactionDesc::new(&self.flags, capacity, method), false),
+            Mode::OnePass => (
+                CompactionDesc {
+                    max_visible: Some(room),
+                    ..compactor.culled(
+                        CullDesc {
+                            wgsl: VISIBLE,
+                            bindings: &cull_resources,
+                        },
+                        capacity,
+                    )
+                },
+                true,
+            ),
+        };
         let compaction = compactor
             .prepare_with(&CompactionDesc {
                 label: Some("multi_draw"),
@@ -425,16 +501,11 @@ impl Scene {
                     segments: (&self.segment_buffer, 0),
                     count: MESHES,
                     args_to: Some((&args, 0)),
-                    packed: false,
+                    packed,
                 }),
-                ..CompactionDesc::new(&self.flags, capacity, method)
+                ..desc
             })?
             .destroy_on_drop();
-        let range = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("multi_draw:range"),
-            contents: bytemuck::cast_slice(&[near, far, 0.0, 0.0]),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
         let cull_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("multi_draw:cull"),
             layout: &self.cull.get_bind_group_layout(0),
@@ -459,7 +530,7 @@ impl Scene {
             .collect();
 
         let mut encoder = device.create_command_encoder(&Default::default());
-        {
+        if let Mode::Flags(_) = mode {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.cull);
             pass.set_bind_group(0, &cull_group, &[]);
@@ -530,6 +601,7 @@ impl Scene {
         Ok(Frame {
             records: out.segment_args,
             draw_count: out.draw_count,
+            dropped: out.dropped,
             images,
         })
     }

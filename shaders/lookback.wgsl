@@ -63,15 +63,6 @@ fn state_status(word : u32, parity : u32) -> u32 {
   return (word - 2u * parity) & 3u;
 }
 
-fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
-  var c = 0u;
-  if (li < TILE_WORDS / 4u) {
-    let w = countOneBits(bit_words4(tile * (TILE_WORDS / 4u) + li, n));
-    c = w.x + w.y + w.z + w.w;
-  }
-  return c;
-}
-
 var<workgroup> sum_slot : atomic<u32>;
 
 // The workgroup's total of `x`: one shared atomic and three barriers, in both
@@ -199,11 +190,7 @@ fn look_back_to_base(li : u32, ticket : Ticket, total : u32, n : u32, tiles : u3
     let blocked = blocked_tile();
     var part = 0u;
     for (var t = SUBTILES * blocked; t < SUBTILES * (blocked + 1u); t = t + 1u) {
-      if (bits) {
-        part = part + count_bits(t, li, n);
-      } else {
-        part = part + count_flags(t, li, n);
-      }
+      part = part + count_tile(t, li, n, bits);
     }
     count_past_blocked(li, part);
   }

@@ -1,7 +1,9 @@
 // How the tile kernels read u32 flags (shaders/input.wgsl's bindings 0 and 1): a
-// tile's flags for the scan (`tile_nibbles`) and for the look-back's fallback
-// (`count_flags`). A culled compaction composes shaders/tile_input_culled.wgsl in
-// its place (`Build::cull`), which asks the renderer's `visible` instead.
+// tile's flags for the scan (`tile_nibbles`; bits tiles are `bits_nibbles` of
+// shaders/tiles.wgsl) and the look-back's fallback count of a tile of flags or
+// bits (`count_tile`). A culled compaction composes shaders/tile_input_culled.wgsl
+// in its place (`Build::cull`), which asks the renderer's `visible` instead, so
+// that its `lookback` binds no input.
 
 // Four of invocation li's vec4 of a u32 tile.
 struct Rows {
@@ -47,3 +49,20 @@ fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
   return c;
 }
 
+fn count_bits(tile : u32, li : u32, n : u32) -> u32 {
+  var c = 0u;
+  if (li < TILE_WORDS / 4u) {
+    let w = countOneBits(bit_words4(tile * (TILE_WORDS / 4u) + li, n));
+    c = w.x + w.y + w.z + w.w;
+  }
+  return c;
+}
+
+// The look-back's fallback: this invocation's share of a blocked tile's visible
+// flags, from bit words or from u32 flags.
+fn count_tile(tile : u32, li : u32, n : u32, bits : bool) -> u32 {
+  if (bits) {
+    return count_bits(tile, li, n);
+  }
+  return count_flags(tile, li, n);
+}

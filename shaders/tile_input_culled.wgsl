@@ -51,8 +51,9 @@ fn tile_nibbles(tile : u32, li : u32, n : u32) -> u32 {
 
 // The look-back's fallback: this invocation's share of a blocked tile's visible
 // objects, asked again (`visible` must answer the same within a pass), a row at a
-// time to keep registers free as `count_flags` of u32 flags does.
-fn count_flags(tile : u32, li : u32, n : u32) -> u32 {
+// time to keep registers free as `count_flags` of u32 flags does. (A culled
+// compaction has no bits.)
+fn count_tile(tile : u32, li : u32, n : u32, bits : bool) -> u32 {
   let e = tile * TILE + 4u * li;
   var c = 0u;
   for (var r = 0u; r < ROWS; r = r + 1u) {

@@ -29,7 +29,13 @@ pub(crate) struct Extras {
     pub payload: bool,
     /// The probe of an instrumented kernel override (`PROBE_BINDING`).
     pub probe: bool,
+    /// A tile kernel that asks a renderer's visibility function: without the
+    /// input's bindings (`INPUT_BINDINGS`).
+    pub culled: bool,
 }
+
+/// The flags' bindings (shaders/input.wgsl), which a culled tile kernel does not have.
+pub(crate) const INPUT_BINDINGS: [&str; 2] = ["input4", "input"];
 
 /// Where an instrumented kernel override reports a runaway loop
 /// (`teaching::KernelOverride`).
@@ -68,6 +74,9 @@ impl Kernel {
         let mut bindings = spec.bindings.to_vec();
         if extras.payload {
             bindings.extend(PAYLOAD_BINDINGS);
+        }
+        if extras.culled {
+            bindings.retain(|(_, name)| !INPUT_BINDINGS.contains(name));
         }
         Self {
             id: spec.id,

@@ -227,6 +227,7 @@ impl Pipelines {
                 probe: self
                     .replacement_in(spec.module)
                     .is_some_and(|r| r.probe.is_some()),
+                culled: build.cull != 0,
             },
         )
     }

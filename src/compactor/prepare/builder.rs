@@ -364,10 +364,8 @@ impl<'c, 'd> Builder<'c, 'd> {
         let bit_words = n.div_ceil(32);
         let packed = (desc.method == Method::LookbackBits && desc.input == Input::U32)
             .then(|| self.pack(KernelId::PackBits, None));
-        // A culled compaction reads no flags: its kernels bind the stand-in.
         let (source, offset, input_words) = match &packed {
             Some(packed) => (packed, 0, bit_words),
-            None if desc.cull.is_some() => (&self.compactor.empty_vec4, 0, 4),
             None => (desc.flags, desc.flags_offset, input_words(desc)),
         };
         if n > 0 {
@@ -382,12 +380,15 @@ impl<'c, 'd> Builder<'c, 'd> {
             let indices = self.out.indices.clone();
             let count = self.out.count.clone();
             let mut bindings = vec![
-                ("input4", self.vec4_view(source, offset, input_words)),
-                ("input", words_at(source, offset, input_words)),
                 ("indices", indices.binding(self.out.out_capacity)),
                 ("tile_states", words(&tile_states, state_words + stat_words)),
                 ("count", words(&count, 2)),
             ];
+            // A culled compaction reads no flags.
+            if desc.cull.is_none() {
+                bindings.push(("input4", self.vec4_view(source, offset, input_words)));
+                bindings.push(("input", words_at(source, offset, input_words)));
+            }
             let indirect = self.out.indirect.clone();
             let payload = self.payload_io();
             if kernel != KernelId::TileAtomic {

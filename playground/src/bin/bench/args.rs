@@ -140,7 +140,12 @@ pub fn parse_args() -> Result<Parsed, String> {
                 args.cull = Some(match value()?.as_str() {
                     "min" => false,
                     "early" => true,
-                    other => return Err(format!("--cull: `min` or `early`, not `{}`", cli::escaped(other))),
+                    other => {
+                        return Err(format!(
+                            "--cull: `min` or `early`, not `{}`",
+                            cli::escaped(other)
+                        ))
+                    }
                 })
             }
             "--json" => args.json = true,
