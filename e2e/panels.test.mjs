@@ -176,6 +176,7 @@ test('code panel: every module of every method is the files of shaders/ it names
           'shaders/lookback.wgsl',
           'shaders/tile_atomic.wgsl',
           'shaders/tile_scatter_bits.wgsl',
+          'shaders/tile_input.wgsl',
           'shaders/tile_write.wgsl',
           'shaders/lookback_portable.wgsl',
           'shaders/group_slots_none.wgsl',

@@ -88,6 +88,7 @@ fn the_tile_kernels_take_the_scan_of_their_build() {
             "shaders/lookback.wgsl",
             "shaders/tile_atomic.wgsl",
             "shaders/tile_scatter_bits.wgsl",
+            "shaders/tile_input.wgsl",
             "shaders/tile_write.wgsl",
             scan,
             "shaders/group_slots_none.wgsl",
