@@ -257,6 +257,28 @@ fn what_a_visibility_function_is_refused_for() {
         prepare(VISIBLE, &bindings[..1], Method::Lookback)
     });
     assert!(matches!(error, Error::Cull(_)), "{error:?}");
+    // None given where the WGSL declares them, and some where it declares none.
+    let error = refused(compactor, || prepare(VISIBLE, &[], Method::Lookback));
+    assert!(matches!(error, Error::Cull(_)), "{error:?}");
+    let plain = "fn visible(object : u32) -> bool { return object % 3u == 0u; }";
+    let error = refused(compactor, || prepare(plain, &bindings, Method::Lookback));
+    assert!(matches!(error, Error::Cull(_)), "{error:?}");
+    // A function with no resources needs none.
+    let every_third = compactor
+        .prepare_with(&compactor.culled(
+            CullDesc {
+                wgsl: plain,
+                bindings: &[],
+            },
+            5000,
+        ))
+        .expect("prepare");
+    let want: Vec<u32> = (0..5000).filter(|i| i % 3 == 0).collect();
+    assert_eq!(run_on(compactor, &every_third, 5000).indices, want);
+    // Resources in the compaction's own group.
+    let group0 = VISIBLE.replace("@group(1)", "@group(0)");
+    let error = refused(compactor, || prepare(&group0, &bindings, Method::Lookback));
+    assert!(matches!(error, Error::Cull(_)), "{error:?}");
     // Methods that do not cull in their pass.
     for method in [
         Method::Scan,

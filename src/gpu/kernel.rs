@@ -4,6 +4,8 @@
 use std::num::NonZeroU64;
 
 use super::catalogue::{Binding, Spec, PAYLOAD_BINDINGS};
+use super::error_scope::scoped_now;
+use crate::error::{Error, Result};
 use crate::layout::{LIVE_BINDING, WORD};
 
 pub(crate) struct Kernel {
@@ -142,16 +144,41 @@ impl Kernel {
     }
 
     /// The bind group of a renderer's visibility function (`CullDesc`): its
-    /// resources at @group(1), as its WGSL declares them.
+    /// resources at @group(1), as its WGSL declares them; none where it declares
+    /// none and none are given. What does not match is `Error::Cull` (natively: in
+    /// a browser wgpu answers later, and the device hears of it).
     pub fn bind_cull(
         &self,
         device: &wgpu::Device,
         entries: &[wgpu::BindGroupEntry],
-    ) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&format!("{}:cull", self.label)),
-            layout: &self.pipeline.get_bind_group_layout(CULL_GROUP),
-            entries,
+    ) -> Result<Option<wgpu::BindGroup>> {
+        if entries.is_empty() && cfg!(target_arch = "wasm32") {
+            return Ok(None);
+        }
+        // A pipeline whose WGSL declares nothing in the group has no layout for it.
+        let layout = scoped_now(device, || {
+            Ok(self.pipeline.get_bind_group_layout(CULL_GROUP))
+        });
+        let layout = match layout {
+            Ok(layout) => layout,
+            Err(_) if entries.is_empty() => return Ok(None),
+            Err(_) => {
+                return Err(Error::Cull(
+                    "CullDesc::bindings are given, but the WGSL declares nothing in @group(1)"
+                        .into(),
+                ))
+            }
+        };
+        let group = scoped_now(device, || {
+            Ok(device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("{}:cull", self.label)),
+                layout: &layout,
+                entries,
+            }))
+        });
+        group.map(Some).map_err(|e| match e {
+            Error::Gpu(message) => Error::Cull(message),
+            other => other,
         })
     }
 

@@ -244,7 +244,7 @@ impl Pipelines {
                 .replacement_in(module)
                 .map(|r| (r.path, r.wgsl.as_ref()));
             let mut wgsl = module.wgsl_with(&build, replaced);
-            if build.cull != 0 {
+            if cfg!(feature = "cull") && build.cull != 0 {
                 // The renderer's WGSL first, so that its errors give its own lines.
                 let culls = lock(&self.culls);
                 wgsl = format!("{}\n{wgsl}", culls[build.cull as usize - 1]);

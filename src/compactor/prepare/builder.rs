@@ -400,7 +400,8 @@ impl<'c, 'd> Builder<'c, 'd> {
             } else {
                 tiles
             };
-            let cull = desc.cull.as_ref();
+            // (Without the `cull` feature `prepare` refused it: the code goes too.)
+            let cull = desc.cull.as_ref().filter(|_| cfg!(feature = "cull"));
             let variant = if kernel == KernelId::TileAtomic {
                 Variant::PLAIN
             } else {
@@ -438,12 +439,11 @@ impl<'c, 'd> Builder<'c, 'd> {
         let (device, pipelines) = (&compactor.device, &compactor.pipelines);
         let pushed = crate::gpu::error_scope::scoped_now(device, || {
             self.push(kernel, variant, bindings, invocations);
-            if !cull.bindings.is_empty() {
-                let compiled = pipelines.kernel(device, kernel, variant);
-                let group = compiled.bind_cull(device, cull.bindings);
-                if let Some(last) = self.out.dispatches.last_mut() {
-                    last.cull_group = Some(group);
-                }
+            let group = pipelines
+                .kernel(device, kernel, variant)
+                .bind_cull(device, cull.bindings)?;
+            if let Some(last) = self.out.dispatches.last_mut() {
+                last.cull_group = group;
             }
             Ok(())
         });
