@@ -1,6 +1,7 @@
 //! One-pass culling (`CompactionDesc::cull`): `lookback` asks the renderer's
 //! `visible(object)` about each object instead of reading flags. Checked against
-//! a CPU cull of the same spheres and planes, with everything a renderer adds (an
+//! a CPU cull of the same spheres and planes (`teaching::frustum`; whole-number
+//! centres keep the arithmetic exact), with everything a renderer adds (an
 //! index base, a payload, outputs sized by `max_visible`, packed per-mesh records,
 //! a live length), with tiles paired and with the look-back's fallback forced (it
 //! asks `visible` again); and what it refuses, as `Err` with wgpu's default
@@ -8,44 +9,15 @@
 
 mod common;
 
-use common::compactor;
+use common::{compactor, run_on};
 use wgpu::util::DeviceExt;
 use wgpu_compaction::teaching::cpu::inputs::XorShift64;
+use wgpu_compaction::teaching::frustum::{self, BOX_PLANES, VISIBLE};
 use wgpu_compaction::teaching::{cpu, LookbackOptions};
 use wgpu_compaction::{
-    CompactionDesc, CompactionOutput, Compactor, CullDesc, DrawArgs, Error, Method, PayloadDesc,
-    Segment, SegmentsDesc,
+    CompactionDesc, Compactor, CullDesc, DrawArgs, Error, Method, PayloadDesc, Segment,
+    SegmentsDesc,
 };
-
-/// A sphere per object (centre, radius) against the six planes of a box (normal,
-/// distance; inside where `dot(n, c) + d >= -r` for all six), as a renderer's
-/// frustum test is written. Centres on whole numbers and planes at halves keep
-/// the arithmetic exact, so the CPU's answer is the GPU's.
-const VISIBLE: &str = "
-@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
-@group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
-
-fn visible(object : u32) -> bool {
-  let s = cull_spheres[object];
-  for (var p = 0u; p < 6u; p = p + 1u) {
-    let plane = cull_planes[p];
-    if (dot(plane.xyz, s.xyz) + plane.w < -s.w) {
-      return false;
-    }
-  }
-  return true;
-}
-";
-
-/// The box `|x|, |y|, |z| <= 3.5` as six planes.
-const PLANES: [[f32; 4]; 6] = [
-    [1.0, 0.0, 0.0, 3.5],
-    [-1.0, 0.0, 0.0, 3.5],
-    [0.0, 1.0, 0.0, 3.5],
-    [0.0, -1.0, 0.0, 3.5],
-    [0.0, 0.0, 1.0, 3.5],
-    [0.0, 0.0, -1.0, 3.5],
-];
 
 /// Seeded spheres: whole-number centres in [-6, 6], radius 0.25 (about a third inside).
 fn spheres(n: usize, seed: u64) -> Vec<[f32; 4]> {
@@ -58,13 +30,8 @@ fn spheres(n: usize, seed: u64) -> Vec<[f32; 4]> {
 
 /// The CPU's cull: the same test, in the same order.
 fn cpu_visible(spheres: &[[f32; 4]]) -> Vec<u32> {
-    let inside = |s: &[f32; 4]| {
-        PLANES
-            .iter()
-            .all(|p| p[0] * s[0] + p[1] * s[1] + p[2] * s[2] + p[3] >= -s[3])
-    };
     (0..spheres.len() as u32)
-        .filter(|&i| inside(&spheres[i as usize]))
+        .filter(|&i| frustum::inside(spheres[i as usize], &BOX_PLANES))
         .collect()
 }
 
@@ -78,21 +45,6 @@ fn upload(device: &wgpu::Device, contents: &[u8], usage: wgpu::BufferUsages) -> 
         },
         usage: usage | wgpu::BufferUsages::COPY_SRC,
     })
-}
-
-fn run_on(
-    compactor: &Compactor,
-    compaction: &wgpu_compaction::Compaction,
-    len: u64,
-) -> CompactionOutput {
-    let device = compactor.device();
-    let mut encoder = device.create_command_encoder(&Default::default());
-    compactor
-        .encode_len(&mut encoder, compaction, len)
-        .expect("encode");
-    let pending = compaction.read_output(device, &mut encoder).expect("read");
-    compactor.queue().submit([encoder.finish()]);
-    pollster::block_on(pending.read(device)).expect("readback")
 }
 
 /// Segments over `objects`: ascending starts, a few empty meshes.
@@ -124,23 +76,14 @@ fn culled_lookback_matches_a_cpu_cull() {
     let storage = wgpu::BufferUsages::STORAGE;
     let planes = upload(
         device,
-        bytemuck::cast_slice(&PLANES),
+        bytemuck::cast_slice(&BOX_PLANES),
         wgpu::BufferUsages::UNIFORM,
     );
     for (n, seed) in [(1, 1), (4095, 2), (3 * 4096 + 5, 3), (65_536 + 7, 4)] {
         let list = spheres(n, seed);
         let all = cpu_visible(&list);
         let sphere_buffer = upload(device, bytemuck::cast_slice(&list), storage);
-        let bindings = [
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: sphere_buffer.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: planes.as_entire_binding(),
-            },
-        ];
+        let bindings = frustum::bindings(&sphere_buffer, &planes);
         let cull = CullDesc {
             wgsl: VISIBLE,
             bindings: &bindings,
@@ -224,19 +167,10 @@ fn what_a_visibility_function_is_refused_for() {
     let sphere_buffer = upload(device, bytemuck::cast_slice(&list), storage);
     let planes = upload(
         device,
-        bytemuck::cast_slice(&PLANES),
+        bytemuck::cast_slice(&BOX_PLANES),
         wgpu::BufferUsages::UNIFORM,
     );
-    let bindings = [
-        wgpu::BindGroupEntry {
-            binding: 0,
-            resource: sphere_buffer.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 1,
-            resource: planes.as_entire_binding(),
-        },
-    ];
+    let bindings = frustum::bindings(&sphere_buffer, &planes);
     let prepare = |wgsl: &str, bindings: &[wgpu::BindGroupEntry], method: Method| {
         compactor
             .prepare_with(&CompactionDesc {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{compactor, random, read_words};
+use common::{compactor, random, read_words, run_on};
 use wgpu::util::DeviceExt;
 use wgpu_compaction::teaching::cpu;
 use wgpu_compaction::teaching::cpu::inputs::XorShift64;
@@ -291,21 +291,6 @@ fn payload_matches_cpu() {
             }
         }
     }
-}
-
-fn run_on(
-    compactor: &Compactor,
-    compaction: &wgpu_compaction::Compaction,
-    len: u64,
-) -> CompactionOutput {
-    let device = compactor.device();
-    let mut encoder = device.create_command_encoder(&Default::default());
-    compactor
-        .encode_len(&mut encoder, compaction, len)
-        .expect("encode");
-    let pending = compaction.read_output(device, &mut encoder).expect("read");
-    compactor.queue().submit([encoder.finish()]);
-    pollster::block_on(pending.read(device)).expect("readback")
 }
 
 /// Seeded segments over `objects`: starts that never decrease, some empty, some

@@ -38,10 +38,12 @@ const INDIRECT_ARGS: File = shader_file!("indirect_args");
 const PACK_BITS: File = shader_file!("pack_bits");
 const TILE_COUNTS: File = shader_file!("tile_counts");
 const SCAN_TILES: File = shader_file!("scan_tiles");
-const PACK_RECORDS: File = super::strip::segments_shader_file!("pack_records");
+const PACK_RECORDS: File =
+    super::strip::optional_shader_file!(cfg!(feature = "segments"), "pack_records");
 // No page shows these (nor the subgroup scan and the records' packing): compiled
 // without their comments (`gpu::strip`).
-const SEGMENT_ARGS: File = super::strip::segments_shader_file!("segment_args");
+const SEGMENT_ARGS: File =
+    super::strip::optional_shader_file!(cfg!(feature = "segments"), "segment_args");
 const TILES: File = shader_file!("tiles");
 const LOOKBACK: File = shader_file!("lookback");
 const TILE_ATOMIC: File = shader_file!("tile_atomic");
@@ -53,11 +55,13 @@ const LOOKBACK_PORTABLE: File = shader_file!("lookback_portable");
 const LOOKBACK_SUBGROUPS: File = super::strip::stripped_shader_file!("lookback_subgroups");
 const LOOKBACK_STATS: File = shader_file!("lookback_stats");
 // Only segmented compactions write group slots, and no page segments.
-const GROUP_SLOTS: File = super::strip::segments_shader_file!("group_slots");
+const GROUP_SLOTS: File =
+    super::strip::optional_shader_file!(cfg!(feature = "segments"), "group_slots");
 const GROUP_SLOTS_NONE: File = shader_file!("group_slots_none");
 const TILE_INPUT: File = shader_file!("tile_input");
 // Only a renderer's one-pass culling reads it, and no page culls.
-const TILE_INPUT_CULLED: File = super::strip::cull_shader_file!("tile_input_culled");
+const TILE_INPUT_CULLED: File =
+    super::strip::optional_shader_file!(cfg!(feature = "cull"), "tile_input_culled");
 
 /// Every file of `shaders/`, each once: what the package ships (its `include`
 /// takes `shaders/*.wgsl`; `gpu::tests` checks that the two agree).

@@ -94,43 +94,21 @@ macro_rules! stripped_shader_file {
 }
 pub(crate) use stripped_shader_file;
 
-/// A file only per-mesh records use: stripped, or empty in a build without the
-/// `segments` feature (whose `prepare` refuses segments, so it is never compiled).
-#[cfg(feature = "segments")]
-macro_rules! segments_shader_file {
-    ($name:literal) => {
-        $crate::gpu::strip::stripped_shader_file!($name)
-    };
-}
-#[cfg(not(feature = "segments"))]
-macro_rules! segments_shader_file {
-    ($name:literal) => {
-        File {
-            path: concat!("shaders/", $name, ".wgsl"),
-            wgsl: "",
+/// A file only a feature's kernels use: stripped where `$on` (the feature's
+/// `cfg!`), else empty (that build's `prepare` refuses what would compile it).
+macro_rules! optional_shader_file {
+    ($on:expr, $name:literal) => {
+        if $on {
+            $crate::gpu::strip::stripped_shader_file!($name)
+        } else {
+            File {
+                path: concat!("shaders/", $name, ".wgsl"),
+                wgsl: "",
+            }
         }
     };
 }
-pub(crate) use segments_shader_file;
-
-/// A file only one-pass culling uses: stripped, or empty without the `cull`
-/// feature (whose `prepare` refuses a visibility function).
-#[cfg(feature = "cull")]
-macro_rules! cull_shader_file {
-    ($name:literal) => {
-        $crate::gpu::strip::stripped_shader_file!($name)
-    };
-}
-#[cfg(not(feature = "cull"))]
-macro_rules! cull_shader_file {
-    ($name:literal) => {
-        File {
-            path: concat!("shaders/", $name, ".wgsl"),
-            wgsl: "",
-        }
-    };
-}
-pub(crate) use cull_shader_file;
+pub(crate) use optional_shader_file;
 
 /// `src` stripped at run time, as the macro strips it at compile time (tests).
 #[cfg(test)]

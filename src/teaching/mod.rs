@@ -4,10 +4,13 @@
 //! ([`trace_scan`], [`trace_atomic`], [`trace_packed`], [`trace_tiles`] and
 //! their [`trace`] types),
 //! the WGSL of every kernel as it is compiled ([`shader_sources`]), the kernels'
-//! sizes ([`layout`]), readbacks and error scopes, and the build knobs of the
-//! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`).
+//! sizes ([`layout`]), readbacks and error scopes, the build knobs of the
+//! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`), and
+//! a frustum test for one-pass culling (`frustum`, with the `cull` feature).
 
 pub mod cpu;
+#[cfg(feature = "cull")]
+pub mod frustum;
 mod kernel;
 mod sources;
 pub mod trace;

@@ -117,3 +117,19 @@ pub fn read_words(compactor: &Compactor, buffer: &wgpu::Buffer, words: u64) -> V
     let view = staging.slice(..).get_mapped_range().expect("mapped");
     bytemuck::cast_slice::<u8, u32>(&view)[..words as usize].to_vec()
 }
+
+/// One encode of `compaction` at live length `len`, read back.
+pub fn run_on(
+    compactor: &Compactor,
+    compaction: &wgpu_compaction::Compaction,
+    len: u64,
+) -> wgpu_compaction::CompactionOutput {
+    let device = compactor.device();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    compactor
+        .encode_len(&mut encoder, compaction, len)
+        .expect("encode");
+    let pending = compaction.read_output(device, &mut encoder).expect("read");
+    compactor.queue().submit([encoder.finish()]);
+    pollster::block_on(pending.read(device)).expect("readback")
+}

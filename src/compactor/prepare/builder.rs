@@ -425,8 +425,10 @@ impl<'c, 'd> Builder<'c, 'd> {
     }
 
     /// `push` for a tile kernel that asks the renderer's visibility function, with
-    /// its bind group of the renderer's resources. What wgpu finds wrong with the
-    /// renderer's WGSL or bindings is `Error::Cull`, and the pipeline is not kept.
+    /// its bind group of the renderer's resources (made from the dispatch's own
+    /// pipeline: a derived layout binds only its pipeline's groups). What wgpu finds
+    /// wrong with the renderer's WGSL or bindings is `Error::Cull`; a pipeline that
+    /// did not compile is not kept.
     fn push_culled(
         &mut self,
         kernel: KernelId,
@@ -436,24 +438,22 @@ impl<'c, 'd> Builder<'c, 'd> {
         cull: &CullDesc,
     ) -> Result<()> {
         let compactor = self.compactor;
-        let (device, pipelines) = (&compactor.device, &compactor.pipelines);
+        let device = &compactor.device;
         let pushed = crate::gpu::error_scope::scoped_now(device, || {
             self.push(kernel, variant, bindings, invocations);
-            let group = pipelines
-                .kernel(device, kernel, variant)
-                .bind_cull(device, cull.bindings)?;
-            if let Some(last) = self.out.dispatches.last_mut() {
-                last.cull_group = group;
-            }
             Ok(())
         });
-        pushed.map_err(|e| {
-            pipelines.forget(kernel, variant);
-            match e {
+        if let Err(e) = pushed {
+            compactor.pipelines.forget(kernel, variant);
+            return Err(match e {
                 Error::Gpu(message) => Error::Cull(message),
                 other => other,
-            }
-        })
+            });
+        }
+        if let Some(last) = self.out.dispatches.last_mut() {
+            last.cull_group = last.kernel.bind_cull(device, cull.bindings)?;
+        }
+        Ok(())
     }
 
     /// `packed-scan`: the bits (packed first from u32 flags) and each tile's count,

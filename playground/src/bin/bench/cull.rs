@@ -1,44 +1,10 @@
-//! `--cull`: a renderer's frustum test (a bounding sphere an object against six
-//! planes) as one-pass culling asks it (`CullDesc`), and as the culling pass it
-//! replaces: the same `visible` in a kernel writing one u32 flag an object, four
+//! `--cull`: a renderer's frustum test (`teaching::frustum`: a bounding sphere an
+//! object against six planes) as one-pass culling asks it (`CullDesc`), and as the
+//! culling pass it replaces: the same `visible` in a kernel writing one u32 flag an object, four
 //! an invocation with one vec4 store, before the compaction reads them.
 
+use wgpu_compaction::teaching::frustum::{self, BOX_PLANES, VISIBLE, VISIBLE_EARLY_EXIT};
 use wgpu_compaction::CullDesc;
-
-/// The renderer's function: 16 bytes of sphere an object, the planes a uniform.
-/// Without a branch: the nearest plane's distance against the radius.
-pub const VISIBLE: &str = "
-@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
-@group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
-
-fn visible(object : u32) -> bool {
-  let s = cull_spheres[object];
-  var nearest = dot(cull_planes[0].xyz, s.xyz) + cull_planes[0].w;
-  for (var p = 1u; p < 6u; p = p + 1u) {
-    nearest = min(nearest, dot(cull_planes[p].xyz, s.xyz) + cull_planes[p].w);
-  }
-  return nearest >= -s.w;
-}
-";
-
-/// The same test leaving at the first plane that rejects the sphere (`--cull
-/// early`): branches between the objects' loads keep them from being issued
-/// together (BENCHMARKS.md v32).
-pub const VISIBLE_EARLY_EXIT: &str = "
-@group(1) @binding(0) var<storage, read> cull_spheres : array<vec4<f32>>;
-@group(1) @binding(1) var<uniform> cull_planes : array<vec4<f32>, 6>;
-
-fn visible(object : u32) -> bool {
-  let s = cull_spheres[object];
-  for (var p = 0u; p < 6u; p = p + 1u) {
-    let plane = cull_planes[p];
-    if (dot(plane.xyz, s.xyz) + plane.w < -s.w) {
-      return false;
-    }
-  }
-  return true;
-}
-";
 
 /// The culling pass of the two-pass reference.
 const CULL_FLAGS: &str = "
@@ -59,16 +25,6 @@ fn cull(@builtin(global_invocation_id) id : vec3<u32>,
   }
 }
 ";
-
-/// The box `|x|, |y|, |z| <= 3.5` as six planes (normal, distance).
-const PLANES: [[f32; 4]; 6] = [
-    [1.0, 0.0, 0.0, 3.5],
-    [-1.0, 0.0, 0.0, 3.5],
-    [0.0, 1.0, 0.0, 3.5],
-    [0.0, -1.0, 0.0, 3.5],
-    [0.0, 0.0, 1.0, 3.5],
-    [0.0, 0.0, -1.0, 3.5],
-];
 
 /// Spheres visible exactly where `flags` are: inside the box, spread along x, or
 /// past its far z plane (the last tested, so that both kinds run the whole test).
@@ -100,7 +56,7 @@ impl Cull {
         let visible = if early { VISIBLE_EARLY_EXIT } else { VISIBLE };
         let planes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("bench:cull_planes"),
-            contents: bytemuck::cast_slice(&PLANES),
+            contents: bytemuck::cast_slice(&BOX_PLANES),
             usage: wgpu::BufferUsages::UNIFORM,
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -124,16 +80,7 @@ impl Cull {
 
     /// The renderer's resources at @group(1) for `spheres`.
     pub fn entries<'a>(&'a self, spheres: &'a wgpu::Buffer) -> [wgpu::BindGroupEntry<'a>; 2] {
-        [
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: spheres.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: self.planes.as_entire_binding(),
-            },
-        ]
+        frustum::bindings(spheres, &self.planes)
     }
 
     pub fn desc<'a>(&self, entries: &'a [wgpu::BindGroupEntry<'a>]) -> CullDesc<'a> {
