@@ -20,6 +20,7 @@ const ROTATION_BYTES: u64 = 180_000_000;
 const MAX_ROTATION: u64 = 256;
 
 /// What a row computes besides the indices: a payload copy, or per-mesh records.
+#[derive(Clone)]
 enum Extra {
     None,
     /// The payload's words per object and the source it copies from.
@@ -99,6 +100,7 @@ enum Work<'a> {
         compactor: &'a Compactor,
         compactions: Vec<Compaction>,
         binds: Vec<[wgpu::BindGroup; 2]>,
+        extra: Extra,
     },
     /// A method prepared over each rotation's input.
     Compact {
@@ -339,19 +341,12 @@ pub fn bench_size(
                 extra,
             );
         }
-        for (count, list, buffer) in &meshes {
+        for mesh in &meshes {
+            let (count, list, _) = mesh;
             let count = *count;
             let prepared = (0..rotation).map(|r| {
-                compactor.prepare_with(&CompactionDesc {
-                    draw: DrawArgs::indexed(0),
-                    segments: Some(SegmentsDesc {
-                        segments: (buffer, 0),
-                        count,
-                        args_to: None,
-                        packed: false,
-                    }),
-                    ..CompactionDesc::new(&flag_buffers[r], n as u64, method)
-                })
+                let desc = CompactionDesc::new(&flag_buffers[r], n as u64, method);
+                compactor.prepare_with(&with_segments(desc, Some(mesh)))
             });
             let bytes = 4.0 * n as f64 + 4.0 * k as f64 + 36.0 * f64::from(count);
             let variant = format!("seg{count}");
@@ -381,37 +376,59 @@ pub fn bench_size(
             let flags = compactor.upload(&vec![0; n]).expect("the culled flags");
             cull_buffers.push((spheres, flags));
         }
-        let bytes = 16.0 * n as f64 + 4.0 * k as f64;
-        let two_passes: Result<Vec<Compaction>, _> = cull_buffers
-            .iter()
-            .map(|(_, flags)| compactor.prepare(flags, n as u64, Method::Lookback, 1))
-            .collect();
-        match two_passes {
-            Ok(compactions) => cases.push((
-                row("lookback", "spheres", "cull,then-compact".into(), bytes),
-                Work::CullThenCompact {
-                    compactor,
-                    compactions,
-                    binds: cull_buffers
-                        .iter()
-                        .map(|(spheres, flags)| cull.bind(device, spheres, flags))
-                        .collect(),
-                },
-            )),
-            Err(e) => eprintln!("bench: cull then lookback at n={n}: {e}"),
+        // Plain, and with each `--segments` count's records (unpacked, as its rows above).
+        let plain = std::iter::once(None);
+        for segments in plain.chain(meshes.iter().map(Some)) {
+            let (suffix, extra, records) = match segments {
+                Some((count, list, _)) => (
+                    format!(",seg{count}"),
+                    Extra::Segments(list.clone()),
+                    36.0 * f64::from(*count),
+                ),
+                None => (String::new(), Extra::None, 0.0),
+            };
+            let bytes = 16.0 * n as f64 + 4.0 * k as f64 + records;
+            let two_passes: Result<Vec<Compaction>, _> = cull_buffers
+                .iter()
+                .map(|(_, flags)| {
+                    let desc = CompactionDesc::new(flags, n as u64, Method::Lookback);
+                    compactor.prepare_with(&with_segments(desc, segments))
+                })
+                .collect();
+            match two_passes {
+                Ok(compactions) => cases.push((
+                    row(
+                        "lookback",
+                        "spheres",
+                        format!("cull,then-compact{suffix}"),
+                        bytes,
+                    ),
+                    Work::CullThenCompact {
+                        compactor,
+                        compactions,
+                        binds: cull_buffers
+                            .iter()
+                            .map(|(spheres, flags)| cull.bind(device, spheres, flags))
+                            .collect(),
+                        extra: extra.clone(),
+                    },
+                )),
+                Err(e) => eprintln!("bench: cull then lookback{suffix} at n={n}: {e}"),
+            }
+            let prepared = cull_buffers.iter().map(|(spheres, _)| {
+                let entries = cull.entries(spheres);
+                let desc = compactor.culled(cull.desc(&entries), n as u64);
+                compactor.prepare_with(&with_segments(desc, segments))
+            });
+            push_case(
+                &mut cases,
+                row("lookback", "spheres", format!("one-pass{suffix}"), bytes),
+                compactor,
+                Method::Lookback,
+                prepared,
+                extra,
+            );
         }
-        let prepared = cull_buffers.iter().map(|(spheres, _)| {
-            let entries = cull.entries(spheres);
-            compactor.prepare_with(&compactor.culled(cull.desc(&entries), n as u64))
-        });
-        push_case(
-            &mut cases,
-            row("lookback", "spheres", "one-pass".into(), bytes),
-            compactor,
-            Method::Lookback,
-            prepared,
-            Extra::None,
-        );
     }
 
     // Consecutive runs (the rows of a round, and a round's last row and the next
@@ -445,6 +462,7 @@ pub fn bench_size(
                 compactor,
                 compactions,
                 binds,
+                ..
             } => {
                 let copy = copy_of(case, run);
                 let (first, last) = split(writes);
@@ -478,9 +496,12 @@ pub fn bench_size(
         .map(|(case, ((mut row, work), times))| {
             (row.median_us, row.min_us) = median(times);
             row.x_copy = row.median_us / copy_us;
-            if let Work::CullThenCompact { compactions, .. } = &work {
+            if let Work::CullThenCompact {
+                compactions, extra, ..
+            } = &work
+            {
                 let first = &compactions[copy_of(case, 0)];
-                row.check = verify(gpu, first, Method::Lookback, &expected, &Extra::None);
+                row.check = verify(gpu, first, Method::Lookback, &expected, extra);
             }
             if let Work::Compact {
                 compactor,
@@ -499,6 +520,26 @@ pub fn bench_size(
             row
         })
         .collect()
+}
+
+/// `desc` with `segments`' per-mesh records (unpacked), if any.
+fn with_segments<'b>(
+    desc: CompactionDesc<'b>,
+    segments: Option<&'b (u32, Rc<Vec<Segment>>, wgpu::Buffer)>,
+) -> CompactionDesc<'b> {
+    match segments {
+        Some((count, _, buffer)) => CompactionDesc {
+            draw: DrawArgs::indexed(0),
+            segments: Some(SegmentsDesc {
+                segments: (buffer, 0),
+                count: *count,
+                args_to: None,
+                packed: false,
+            }),
+            ..desc
+        },
+        None => desc,
+    }
 }
 
 /// One pass's timestamp writes as two passes': the first's start, the last's end.
