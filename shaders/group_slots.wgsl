@@ -43,3 +43,33 @@ fn write_group_slots(tile : u32, li : u32, scan : Scan, base : u32) {
   atomicStore(&tile_states[at + 6u * ROW_GROUPS], b6 + (x.w & 0xFFFFu));
   atomicStore(&tile_states[at + 7u * ROW_GROUPS], b7 + (x.w >> 16u));
 }
+
+// A culled compaction (shaders/tile_input_culled.wgsl) has no flags for
+// segment_args.wgsl to count a group's from: its tiles also write their
+// visibility, one bit word a group, after the group slots (the host's
+// `group_bits_start`).
+override GROUP_BITS : bool = false;
+
+fn group_bits_start() -> u32 {
+  return group_slots_start() + (live.y + TILE - 1u) / TILE * (TILE / GROUP);
+}
+
+// Tile `tile`'s bit words from the invocations' nibbles (`tile_nibbles`): word li
+// (row li/16, objects 32·(li%16) ..) gathers the nibble of that row of invocations
+// 8·(li%16) .. +7, through `staged`. Call it from uniform control flow, before the
+// write-out (which overwrites `staged`).
+fn write_group_bits(tile : u32, li : u32, nibbles : u32) {
+  if (!GROUP_BITS) {
+    return;
+  }
+  staged[li] = nibbles;
+  workgroupBarrier();
+  let shift = 4u * (li / (ROW / GROUP));
+  let first = (GROUP / 4u) * (li % (ROW / GROUP));
+  var word = 0u;
+  for (var t = 0u; t < GROUP / 4u; t = t + 1u) {
+    word = word | (((staged[first + t] >> shift) & 0xFu) << (4u * t));
+  }
+  atomicStore(&tile_states[group_bits_start() + tile * TILE_WORDS + li], word);
+  workgroupBarrier();
+}

@@ -171,6 +171,7 @@ fn look_back_tile(li : u32, ticket : Ticket, nibbles : u32, n : u32, bits : bool
   publish_aggregate(li, ticket, total);
   let scan = scan_rows(li, nibbles);
   let base = look_back_to_base(li, ticket, total, n, (n + TILE - 1u) / TILE, bits);
+  write_group_bits(ticket.tile, li, nibbles);
   write_group_slots(ticket.tile, li, scan, base);
   write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);
@@ -219,6 +220,7 @@ fn finish_paired(li : u32, ticket : Ticket, nibbles : u32, total : u32, n : u32,
   stats_enter(li);
   let scan = scan_rows(li, nibbles);
   let base = look_back_to_base(li, ticket, total, n, tiles, false);
+  write_group_bits(ticket.tile, li, nibbles);
   write_group_slots(ticket.tile, li, scan, base);
   write_rows(ticket.tile, li, nibbles, scan, base);
   stats_leave(li);

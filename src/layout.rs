@@ -42,6 +42,13 @@ pub(crate) fn group_slot_words(capacity: u64) -> u64 {
     capacity.div_ceil(TILE as u64).max(1) * (TILE as u64 / GROUP)
 }
 
+/// The word of `tile_states` where a culled compaction's group bits start (one
+/// bit word a group, as many words as the group slots): right after the slots,
+/// still at a multiple of 64 words. `group_bits_start` in shaders/group_slots.wgsl.
+pub(crate) fn group_bits_start(capacity: u64) -> u64 {
+    group_slots_start(capacity) + capacity.div_ceil(TILE as u64) * (TILE as u64 / GROUP)
+}
+
 /// The most u32 words of payload per object.
 pub(crate) const MAX_PAYLOAD_WORDS: u32 = 64;
 /// Invocations of `scan_tiles`' one workgroup.

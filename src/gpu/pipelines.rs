@@ -339,6 +339,10 @@ pub(crate) fn constants(
             if variant.subtiles > 1 {
                 constants.push(("SUBTILES", f64::from(variant.subtiles)));
             }
+            // A culled compaction's tiles write the bits its segments read.
+            if build.group_slots && variant.cull != 0 {
+                constants.push(("GROUP_BITS", 1.0));
+            }
             constants
         }
         KernelId::SegmentArgsGrouped if variant.bits => vec![("BITS", 1.0)],

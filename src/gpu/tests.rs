@@ -68,7 +68,14 @@ fn builds(spec: &Spec) -> Vec<Build> {
 /// scan, a payload where the build (or the kernel's own payload entry) copies one,
 /// and the grouped segments over bits (the group slots' writes are a build).
 fn variants(spec: &Spec, build: &Build) -> Vec<Variant> {
-    let plain = plain_variants(spec, build);
+    // A culled build's pipelines are its function's (and write bits with group slots).
+    let plain = plain_variants(spec, build)
+        .into_iter()
+        .map(|v| Variant {
+            cull: build.cull,
+            ..v
+        })
+        .collect();
     match spec.id {
         KernelId::SegmentArgsGrouped => [false, true]
             .map(|bits| Variant {

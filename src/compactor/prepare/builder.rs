@@ -10,7 +10,8 @@ use crate::gpu::kernel::{buffer_with, storage_buffer, words, words_at};
 use crate::gpu::options::STAT_WORDS;
 use crate::gpu::pipelines::Variant;
 use crate::layout::{
-    group_slot_words, group_slots_start, subtiles, BLOCK, SEGMENT_ARGS_WORKGROUP, STEPS, TILE, WORD,
+    group_bits_start, group_slot_words, group_slots_start, subtiles, BLOCK, SEGMENT_ARGS_WORKGROUP,
+    STEPS, TILE, WORD,
 };
 use crate::output::Segment;
 use crate::Method;
@@ -354,10 +355,11 @@ impl<'c, 'd> Builder<'c, 'd> {
         // Word 0 counts tickets; then one state per tile. Fewer than N/4096 + 2 words.
         // A segmented look-back adds its group slots (N/32 words) after them.
         let group_slots = self.writes_group_slots();
-        let state_words = if group_slots {
-            group_slots_start(n) + group_slot_words(n)
-        } else {
-            tiles + 1
+        // A culled one adds its visibility bits (as many words) after the slots.
+        let state_words = match (group_slots, desc.cull.is_some()) {
+            (true, true) => group_bits_start(n) + group_slot_words(n),
+            (true, false) => group_slots_start(n) + group_slot_words(n),
+            _ => tiles + 1,
         };
         let tile_states = self.buffer("lookback:tile_states", state_words + stat_words);
         // u32 flags for the bits method are packed first, in the same pass.
@@ -543,10 +545,8 @@ impl<'c, 'd> Builder<'c, 'd> {
 
     /// Whether the tiles write the group slots: a segmented look-back, whose
     /// records `segment_args_grouped` reads from them.
-    /// (A culled compaction has no flags to count a group's from: it searches.)
     fn writes_group_slots(&self) -> bool {
-        self.desc.cull.is_none()
-            && self.desc.segments.as_ref().is_some_and(|s| s.count > 0)
+        self.desc.segments.as_ref().is_some_and(|s| s.count > 0)
             && matches!(self.desc.method, Method::Lookback | Method::LookbackBits)
     }
 
@@ -586,12 +586,19 @@ impl<'c, 'd> Builder<'c, 'd> {
         let states = self.out.tile_states.clone();
         match states.filter(|_| self.writes_group_slots()) {
             Some(states) => {
-                // The flags the tiles read (the packed bits of u32 flags), and the
-                // group slots after the tile states.
-                let bits = self.desc.method == Method::LookbackBits;
+                // The flags the tiles read (the packed bits of u32 flags, or the
+                // bits a culled compaction's tiles wrote), and the group slots
+                // after the tile states.
+                let culled = self.desc.cull.is_some();
+                let bits = self.desc.method == Method::LookbackBits || culled;
                 let packed = self.out.packed_bits.clone();
                 let (source, offset, len) = match &packed {
                     Some(packed) => (packed, 0, capacity.div_ceil(32)),
+                    None if culled => (
+                        &states,
+                        group_bits_start(capacity) * WORD,
+                        capacity.div_ceil(32),
+                    ),
                     None => (
                         self.desc.flags,
                         self.desc.flags_offset,
