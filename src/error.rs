@@ -163,6 +163,17 @@ pub enum Error {
     Readback(String),
 }
 
+impl Error {
+    /// What wgpu said of a renderer's visibility function or its bindings, as
+    /// [`Error::Cull`]; any other error as it is.
+    pub(crate) fn into_cull(self) -> Error {
+        match self {
+            Error::Gpu(message) => Error::Cull(message),
+            other => other,
+        }
+    }
+}
+
 /// `Result` with the library's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 

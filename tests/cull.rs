@@ -12,8 +12,7 @@
 
 mod common;
 
-use common::{compactor, run_on};
-use wgpu::util::DeviceExt;
+use common::{compactor, run_on, upload_bytes};
 use wgpu_compaction::teaching::cpu::inputs::XorShift64;
 use wgpu_compaction::teaching::frustum::{self, BOX_PLANES, VISIBLE};
 use wgpu_compaction::teaching::{cpu, LookbackOptions};
@@ -36,18 +35,6 @@ fn cpu_visible(spheres: &[[f32; 4]]) -> Vec<u32> {
     (0..spheres.len() as u32)
         .filter(|&i| frustum::inside(spheres[i as usize], &BOX_PLANES))
         .collect()
-}
-
-fn upload(device: &wgpu::Device, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("tests:cull"),
-        contents: if contents.is_empty() {
-            &[0; 4]
-        } else {
-            contents
-        },
-        usage: usage | wgpu::BufferUsages::COPY_SRC,
-    })
 }
 
 /// Segments over `objects`: ascending starts, a few empty meshes.
@@ -77,15 +64,14 @@ fn culled_lookback_matches_a_cpu_cull() {
         ..Default::default()
     });
     let storage = wgpu::BufferUsages::STORAGE;
-    let planes = upload(
-        device,
+    let planes = upload_bytes(
         bytemuck::cast_slice(&BOX_PLANES),
         wgpu::BufferUsages::UNIFORM,
     );
     for (n, seed) in [(1, 1), (4095, 2), (3 * 4096 + 5, 3), (65_536 + 7, 4)] {
         let list = spheres(n, seed);
         let all = cpu_visible(&list);
-        let sphere_buffer = upload(device, bytemuck::cast_slice(&list), storage);
+        let sphere_buffer = upload_bytes(bytemuck::cast_slice(&list), storage);
         let bindings = frustum::bindings(&sphere_buffer, &planes);
         let cull = CullDesc {
             wgsl: VISIBLE,
@@ -93,9 +79,9 @@ fn culled_lookback_matches_a_cpu_cull() {
         };
         let words = 3u32;
         let source: Vec<u32> = (0..n as u32 * words).map(|w| w ^ 0x5A5A).collect();
-        let source_buffer = upload(device, bytemuck::cast_slice(&source), storage);
+        let source_buffer = upload_bytes(bytemuck::cast_slice(&source), storage);
         let meshes = segments(n as u32, 9);
-        let segment_buffer = upload(device, bytemuck::cast_slice(&meshes), storage);
+        let segment_buffer = upload_bytes(bytemuck::cast_slice(&meshes), storage);
         let draw = DrawArgs::indexed(0);
         for (who, c) in [("", base), (" paired", &paired), (" fallback", &fallback)] {
             // Plain, then everything a renderer adds, with room for about half.
@@ -164,12 +150,10 @@ fn refused(compactor: &Compactor, f: impl FnOnce() -> Option<Error>) -> Error {
 #[test]
 fn what_a_visibility_function_is_refused_for() {
     let compactor = compactor();
-    let device = compactor.device();
     let storage = wgpu::BufferUsages::STORAGE;
     let list = spheres(5000, 9);
-    let sphere_buffer = upload(device, bytemuck::cast_slice(&list), storage);
-    let planes = upload(
-        device,
+    let sphere_buffer = upload_bytes(bytemuck::cast_slice(&list), storage);
+    let planes = upload_bytes(
         bytemuck::cast_slice(&BOX_PLANES),
         wgpu::BufferUsages::UNIFORM,
     );

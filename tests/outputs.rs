@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{compactor, random, read_words, run_on};
+use common::{compactor, random, read_words, run_on, upload_bytes};
 use wgpu::util::DeviceExt;
 use wgpu_compaction::teaching::cpu;
 use wgpu_compaction::teaching::cpu::inputs::XorShift64;
@@ -38,13 +38,7 @@ fn buffer(words: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
 }
 
 fn upload(words: &[u32], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-    compactor()
-        .device()
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("tests:outputs"),
-            contents: bytemuck::cast_slice(if words.is_empty() { &[0] } else { words }),
-            usage: usage | wgpu::BufferUsages::COPY_SRC,
-        })
+    upload_bytes(bytemuck::cast_slice(words), usage)
 }
 
 fn alignment() -> u64 {

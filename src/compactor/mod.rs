@@ -104,6 +104,7 @@ struct SegmentsOut {
 }
 
 /// The buffers of packed segment records (`SegmentsDesc::packed`).
+#[derive(Clone)]
 struct PackedRecords {
     unpacked: wgpu::Buffer,
     meshes: wgpu::Buffer,

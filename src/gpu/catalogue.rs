@@ -388,7 +388,8 @@ pub(crate) struct Spec {
     pub payload: Payload,
 }
 
-const INPUT_BINDINGS: [Binding; 2] = [(0, "input4"), (1, "input")];
+/// The flags' bindings (shaders/input.wgsl), which a culled tile kernel does not have.
+pub(crate) const INPUT_BINDINGS: [Binding; 2] = [(0, "input4"), (1, "input")];
 
 /// The catalogue: one row per kernel.
 pub(crate) static KERNELS: [Spec; 20] = [

@@ -3,7 +3,7 @@
 
 use std::num::NonZeroU64;
 
-use super::catalogue::{Binding, Spec, PAYLOAD_BINDINGS};
+use super::catalogue::{Binding, Spec, INPUT_BINDINGS, PAYLOAD_BINDINGS};
 use super::error_scope::scoped_now;
 use crate::error::{Error, Result};
 use crate::layout::{LIVE_BINDING, WORD};
@@ -35,9 +35,6 @@ pub(crate) struct Extras {
     /// input's bindings (`INPUT_BINDINGS`).
     pub culled: bool,
 }
-
-/// The flags' bindings (shaders/input.wgsl), which a culled tile kernel does not have.
-pub(crate) const INPUT_BINDINGS: [&str; 2] = ["input4", "input"];
 
 /// Where an instrumented kernel override reports a runaway loop
 /// (`teaching::KernelOverride`).
@@ -78,7 +75,7 @@ impl Kernel {
             bindings.extend(PAYLOAD_BINDINGS);
         }
         if extras.culled {
-            bindings.retain(|(_, name)| !INPUT_BINDINGS.contains(name));
+            bindings.retain(|binding| !INPUT_BINDINGS.contains(binding));
         }
         Self {
             id: spec.id,
@@ -176,10 +173,7 @@ impl Kernel {
                 entries,
             }))
         });
-        group.map(Some).map_err(|e| match e {
-            Error::Gpu(message) => Error::Cull(message),
-            other => other,
-        })
+        group.map(Some).map_err(Error::into_cull)
     }
 
     /// Enough workgroups for `invocations`, laid out on a 2-D grid when they

@@ -133,3 +133,16 @@ pub fn run_on(
     compactor.queue().submit([encoder.finish()]);
     pollster::block_on(pending.read(device)).expect("readback")
 }
+
+/// A buffer of the shared device holding `bytes` (one zero word for none:
+/// bindings are never empty), `COPY_SRC` added to `usage`.
+pub fn upload_bytes(bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    compactor()
+        .device()
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tests"),
+            contents: if bytes.is_empty() { &[0; 4] } else { bytes },
+            usage: usage | wgpu::BufferUsages::COPY_SRC,
+        })
+}

@@ -19,7 +19,7 @@ use crate::Method;
 use super::desc::{
     input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, CullDesc, Input,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// A payload's source and copies, bound by the kernels that write indices.
 struct PayloadIo<'d> {
@@ -447,10 +447,7 @@ impl<'c, 'd> Builder<'c, 'd> {
         });
         if let Err(e) = pushed {
             compactor.pipelines.forget(kernel, variant);
-            return Err(match e {
-                Error::Gpu(message) => Error::Cull(message),
-                other => other,
-            });
+            return Err(e.into_cull());
         }
         if let Some(last) = self.out.dispatches.last_mut() {
             last.cull_group = last.kernel.bind_cull(device, cull.bindings)?;
@@ -568,11 +565,9 @@ impl<'c, 'd> Builder<'c, 'd> {
         let records = segment_args_words(self.out.draw, count);
         // Packed: the records go to a scratch buffer first, `pack_records` then
         // writes the kept ones into the args.
-        let unpacked = out.packed.as_ref().map(|p| p.unpacked.clone());
-        let meshes = out.packed.as_ref().map(|p| p.meshes.clone());
-        let places = out.packed.as_ref().map(|p| p.places.clone());
-        let records_to = match &unpacked {
-            Some(buffer) => words(buffer, records),
+        let packed = out.packed.clone();
+        let records_to = match &packed {
+            Some(p) => words(&p.unpacked, records),
             None => args.binding(records),
         };
         let mut bindings = vec![
@@ -640,13 +635,13 @@ impl<'c, 'd> Builder<'c, 'd> {
                 );
             }
         }
-        if let (Some(unpacked), Some(meshes), Some(places)) = (unpacked, meshes, places) {
-            let places = words(&places, u64::from(count));
+        if let Some(p) = packed {
+            let places = words(&p.places, u64::from(count));
             self.push(
                 KernelId::PackSlots,
                 Variant::PLAIN,
                 &[
-                    ("records", words(&unpacked, records)),
+                    ("records", words(&p.unpacked, records)),
                     ("own_args", indirect.binding(draw_words)),
                     ("args", args.binding(records)),
                     ("places", places.clone()),
@@ -657,10 +652,10 @@ impl<'c, 'd> Builder<'c, 'd> {
                 KernelId::PackRecords,
                 Variant::PLAIN,
                 &[
-                    ("records", words(&unpacked, records)),
+                    ("records", words(&p.unpacked, records)),
                     ("own_args", indirect.binding(draw_words)),
                     ("args", args.binding(records)),
-                    ("meshes", words(&meshes, u64::from(count))),
+                    ("meshes", words(&p.meshes, u64::from(count))),
                     ("places", places),
                 ],
                 u64::from(count),

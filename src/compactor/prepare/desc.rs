@@ -189,11 +189,8 @@ pub(in crate::compactor) fn out_capacity(desc: &CompactionDesc) -> u64 {
     desc.max_visible.unwrap_or(desc.capacity)
 }
 
-/// The u32 words of the input: one per flag, or one per 32 bits (none culled).
+/// The u32 words of the input: one per flag, or one per 32 bits.
 pub(in crate::compactor) fn input_words(desc: &CompactionDesc) -> u64 {
-    if desc.cull.is_some() {
-        return 0;
-    }
     match desc.input {
         Input::U32 => desc.capacity,
         Input::Bits => desc.capacity.div_ceil(32),

@@ -376,6 +376,11 @@ pub fn bench_size(
             let flags = compactor.upload(&vec![0; n]).expect("the culled flags");
             cull_buffers.push((spheres, flags));
         }
+        // The culling pass's bind groups, one a rotation, for every two-pass row.
+        let binds: Vec<[wgpu::BindGroup; 2]> = cull_buffers
+            .iter()
+            .map(|(spheres, flags)| cull.bind(device, spheres, flags))
+            .collect();
         // Plain, and with each `--segments` count's records (unpacked, as its rows above).
         let plain = std::iter::once(None);
         for segments in plain.chain(meshes.iter().map(Some)) {
@@ -406,10 +411,7 @@ pub fn bench_size(
                     Work::CullThenCompact {
                         compactor,
                         compactions,
-                        binds: cull_buffers
-                            .iter()
-                            .map(|(spheres, flags)| cull.bind(device, spheres, flags))
-                            .collect(),
+                        binds: binds.clone(),
                         extra: extra.clone(),
                     },
                 )),
