@@ -376,6 +376,64 @@ test('no layout shift: the element reserves its size before it loads, and a run 
   }
 });
 
+/** Records the page's layout shifts from its first paint, each with where its nodes were and went (an init script). */
+function recordShifts() {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const moves = (e.sources ?? []).map((s) => `${Math.round(s.previousRect.y)}+${Math.round(s.previousRect.height)}→${Math.round(s.currentRect.y)}+${Math.round(s.currentRect.height)}`);
+      if (!e.hadRecentInput) window.__shifts.push({ value: e.value, at: Math.round(e.startTime), moves });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+// A panel whose code arrives after the GPU has answered (a busy machine, a slow network) is built with the run
+// already made, and what it reads back comes in a frame or more later: what it shows before must not move then.
+// Held here until the answer, as CI's loaded runner once did by chance (a shift of 0.13 inside the reserved card).
+test('a stepper whose code comes after the GPU has answered: nothing in the element moves when its steps come in (the scan, the tile view, the atomic slots)', { timeout: TEST_TIMEOUT }, async () => {
+  for (const [method, panel, chunk, title] of [
+    ['scan', 'scan', /cp-scan-[\w-]+\.js$/, 'step-title'],
+    ['lookback', 'tiles', /cp-tiles-[\w-]+\.js$/, 'tiles-step-title'],
+    ['atomic', 'atomic', /cp-atomic-[\w-]+\.js$/, 'slot-grid'],
+  ]) {
+    const url = await hostPage(
+      `late-${panel}`,
+      `<h1>A late stepper</h1><compaction-playground flags="1001101001" method="${method}" panels="${panel}"></compaction-playground>${filler(20)}`,
+      '<link rel="stylesheet" href="../assets/playground/compaction-playground-reserve.css">',
+    );
+    const { page, log } = await newLoggedPage(ctx.browser);
+    page.setDefaultTimeout(READY_MS);
+    try {
+      await page.setViewportSize({ width: 1100, height: 800 });
+      await page.addInitScript(recordShifts);
+      /** @type {() => void} */
+      let release = () => {};
+      const answered = new Promise((resolve) => {
+        release = () => resolve(undefined);
+      });
+      const held = [];
+      await page.route(chunk, async (route) => {
+        held.push(route.request().url());
+        await answered;
+        await route.continue();
+      });
+      await page.goto(url);
+      await page.waitForFunction(() => document.querySelector('compaction-playground')?.result?.backend === 'gpu');
+      assert.ok(held.length > 0, `${panel}: no ${chunk} was asked for before the answer, so nothing was held`);
+      release();
+      await page.locator(`compaction-playground >> [data-testid="${title}"]`).waitFor({ state: 'visible' });
+      await idle(page);
+      await page.waitForTimeout(300);
+      const shifts = await page.evaluate(() => window.__shifts);
+      const cls = shifts.reduce((sum, e) => sum + e.value, 0);
+      console.log(`panels="${panel}" built after the answer: cumulative layout shift ${cls.toFixed(4)}`);
+      assert.ok(cls <= 0.01, `panels="${panel}": ${cls.toFixed(4)} ${JSON.stringify(shifts)}\n${log.join('\n')}`);
+    } finally {
+      await page.close();
+    }
+  }
+});
+
 test('compaction-playground-reserve.css alone (no script yet): any panels, method and quiet get what reserve() gives, at the three page widths', { timeout: TEST_TIMEOUT }, async () => {
   const cases = [
     ['', 'scan', false],

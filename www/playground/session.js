@@ -247,6 +247,8 @@ export class Session {
     // right away either way.
     this.engine = Engine.cpu(this.wasm, { kind: 'starting', message: '' });
     this.showEngine();
+    // Its sources too: the stepper's code excerpt then comes in with the first trace, not a frame after it.
+    this.view?.engineChanged(this.engine);
     // (A huge array would only keep the CPU busy while the GPU starts.)
     const early = this.flags.length < BIG ? this.refresh() : Promise.resolve();
     const gpu = await Engine.open(this.wasm, (kind, message) => this.onGpuEvent(kind, message));

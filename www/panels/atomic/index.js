@@ -43,7 +43,10 @@ export function create(context) {
       const trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : pg.atomicTrace(atomic.method)));
       if (trace && !signal.aborted) atomic.showSlots(trace, flags);
     } catch (e) {
-      if (!signal.aborted) context.alert('gpu-run', t('work.atomicTraceFailed', { error: e?.message ?? e }));
+      if (signal.aborted) return;
+      context.alert('gpu-run', t('work.atomicTraceFailed', { error: e?.message ?? e }));
+      // "Run ×R" and the search still work without the slots.
+      atomic.element.hidden = false;
     }
   }
 

@@ -49,9 +49,10 @@ export class AtomicView {
     this.searchResult = h('p', { class: 'search-result', 'data-testid': 'reorder-result', 'aria-live': 'polite', hidden: true });
     this.table = h('table', { class: 'repeat-table', 'data-testid': 'repeat-table', hidden: true });
     this.verdict = h('div', { class: 'verdict', 'data-testid': 'repeat-verdict', 'aria-live': 'polite' });
+    // Hidden until the first slots (or why there are none), as the steppers are (www/panels/scan/view.js).
     this.element = h(
       'div',
-      { class: 'atomic-view' },
+      { class: 'atomic-view', hidden: true },
       h(
         'fieldset',
         { class: 'inline-radios' },
@@ -124,6 +125,7 @@ export class AtomicView {
 
   /** The slot each flag's invocation received (`trace.slots`), or a reason why not. */
   showSlots(trace, flags, unavailable = null) {
+    this.element.hidden = false;
     if (!trace) {
       replace(this.slots);
       this.caption.textContent = unavailable ?? '';

@@ -86,9 +86,11 @@ export class Stepper {
     this.resizeObserver = new ResizeObserver(() => this.drawArrows());
     this.resizeObserver.observe(this.diagram);
 
+    // Hidden until the first trace (or message): its empty controls and diagram, shown for a frame, would move
+    // when the steps come in (a layout shift inside the card's reserved height, seen on a loaded machine).
     this.element = h(
       'div',
-      { class: 'stepper', 'data-testid': 'stepper' },
+      { class: 'stepper', 'data-testid': 'stepper', hidden: true },
       this.controls.element,
       this.stepping,
       this.note,
@@ -127,6 +129,7 @@ export class Stepper {
     this.trace = trace;
     /** The CPU mirror's trace of the same flags, where the trace is a learner's kernel's: its differences marked. */
     this.reference = reference;
+    this.element.hidden = false;
     this.note.hidden = !note;
     this.note.textContent = note ?? '';
     if (!trace) {

@@ -44,7 +44,10 @@ export function create(context) {
       tiles.setTrace(trace, { step, tile });
       context.stepChanged();
     } catch (e) {
-      if (!signal.aborted) context.alert('gpu-run', t('work.tileTraceFailed', { error: e?.message ?? e }));
+      if (signal.aborted) return;
+      context.alert('gpu-run', t('work.tileTraceFailed', { error: e?.message ?? e }));
+      // Its schedule can still be changed and tried again.
+      tiles.element.hidden = false;
     }
   }
 

@@ -86,7 +86,8 @@ export class TilesView {
     this.resizeObserver.observe(this.diagram);
     this.element = h(
       'div',
-      { class: 'tiles-view', 'data-testid': 'tiles-view' },
+      // Hidden until the first trace, as the scan's stepper is (www/panels/scan/view.js).
+      { class: 'tiles-view', 'data-testid': 'tiles-view', hidden: true },
       this.controls.element,
       this.scheduleRow,
       this.sources,
@@ -126,6 +127,7 @@ export class TilesView {
 
   /** A new trace from Playground.tileTrace(); keeps the step and window when they still exist. */
   setTrace(trace, { step = null, tile = null } = {}) {
+    this.element.hidden = false;
     this.trace = trace;
     const tiles = tileCount(trace);
     const atomic = trace.method === 'tile-atomic';
