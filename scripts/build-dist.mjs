@@ -29,7 +29,7 @@ import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild-wasm';
 
 import { EDITING_BUDGET, GZIP_BUDGET, LOADER_BUDGET, PANEL_BUDGET, ELEMENT_FILES, PAGE_FILES, fetchedFor, fetchedWhileEditing } from './dist-files.mjs';
-import { reserveCss } from '../www/loader/reserve.js';
+import { reserveCss } from '../www/loader/reserve-css.js';
 import { PANELS } from '../www/core/panels.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { reserve, editorGrid, flagCount, reserveCss, heightAt, SAMPLE_WIDTHS, PAIRED_WIDTHS, STATUS_EM, GAP_EM, WIDE } from '../../www/loader/reserve.js';
+import { reserve, editorGrid, flagCount, heightAt, SAMPLE_WIDTHS, PAIRED_WIDTHS, STATUS_EM, GAP_EM, WIDE } from '../../www/loader/reserve.js';
+import { reserveCss, fitWidthFn, widthFnAt, widthFnCss } from '../../www/loader/reserve-css.js';
 import { PANELS, PANEL_ROWS } from '../../www/core/panels.js';
 import { frameHeight, embedSnippets } from '../../www/page/embed-code.js';
 
@@ -71,12 +72,54 @@ test('flagCount reads the attributes as far as they tell', () => {
   assert.equal(flagCount(null, null), 10);
 });
 
-test('the host-page rule covers every panel alone and all of them, at three widths', () => {
+/** A length the stylesheet writes, at an element `w` em wide (rem = em): its calc(), max(), min() and clamp() in JS. */
+function cssAt(css, w) {
+  const js = css
+    .replace(/100%/g, `(${w})`)
+    .replace(/(\d)r?em\b/g, '$1')
+    .replace(/\bcalc\(/g, '(')
+    .replace(/\b(max|min)\(/g, 'Math.$1(')
+    .replace(/\bclamp\(/g, 'clamp(');
+  return Function('clamp', `return ${js};`)((lo, x, hi) => Math.min(Math.max(lo, x), hi));
+}
+
+test('the host-page rule: each panel alone and the pair, evaluated at 400 widths, is what reserve() gives there', () => {
   const css = reserveCss();
-  for (const p of PANELS) assert.match(css, new RegExp(`compaction-playground\\[panels~="${p}"\\]:not\\(:defined\\) \\{\\n  --cp-r-${p}: [\\d.]+em;`));
-  assert.equal((css.match(/compaction-playground:not\(:defined\) \{/g) ?? []).length, 3);
-  assert.match(css, /@media \(max-width: 40em\)/);
-  assert.doesNotMatch(css, /NaN|undefined/);
+  assert.doesNotMatch(css, /NaN|undefined|Infinity/);
+  const value = (selector, panel) => {
+    const rule = new RegExp(`${selector.replace(/[[\]()~"=]/g, (c) => `\\${c}`)}:not\\(:defined\\) \\{\\n([^}]*)\\}`).exec(css);
+    assert.ok(rule, selector);
+    return /** @type {RegExpExecArray} */ (new RegExp(`--cp-r-${panel}: ([^;]+);`).exec(rule[1]))[1];
+  };
+  const widths = Array.from({ length: 400 }, (_, k) => 12 + k * 0.2137);
+  // Away from the widths where a height steps (two columns, the editor's flags wrapping).
+  const clear = (w) => [WIDE, 32.8, 17.55, 14.5].every((t) => Math.abs(w - t) > 0.05);
+  for (const p of PANELS) {
+    const written = value(`compaction-playground[panels~="${p}"]`, p);
+    for (const w of widths.filter(clear)) {
+      const want = reserve(new Set([p]), { widthEm: w, status: false }).total + GAP_EM;
+      assert.ok(Math.abs(cssAt(written, w) - want) < 0.02, `${p} at ${w} em: ${cssAt(written, w)}, reserve() ${want}`);
+    }
+  }
+  const pair = new Set(['editor', 'result']);
+  const written = value('compaction-playground[panels~="editor"][panels~="result"]', 'editor');
+  for (const w of widths.filter(clear)) {
+    const want = reserve(pair, { widthEm: w, status: false }).total + GAP_EM;
+    assert.ok(Math.abs(cssAt(written, w) - want) < 0.03, `the pair at ${w} em: ${cssAt(written, w)}, reserve() ${want}`);
+  }
+});
+
+test('fitWidthFn finds the pieces and steps of a height, and refuses what it cannot write', () => {
+  const g = (w) => (w >= 50 ? 10 : 10 + 0.5 * (50 - w)) + (w < 30 ? 3 : 0);
+  const f = fitWidthFn(g);
+  assert.equal(f.ramps.length, 1);
+  assert.equal(f.steps.length, 1);
+  assert.ok(Math.abs(f.ramps[0].at - 50) < 1e-6 && Math.abs(f.ramps[0].k - 0.5) < 1e-6);
+  assert.ok(Math.abs(f.steps[0].at - 30) < 1e-6 && Math.abs(f.steps[0].jump - 3) < 1e-6);
+  for (const w of [10, 29, 31, 49, 60]) assert.ok(Math.abs(widthFnAt(f, w) - g(w)) < 1e-6, `at ${w}`);
+  assert.match(widthFnCss(f), /^calc\(10em \+ 0\.5 \* max\(0em, 50em - 100%\) \+ clamp\(0em, \(30em - 100%\) \* 1000000, 3em\)\)$/);
+  // A curve is no set of straight pieces.
+  assert.throws(() => fitWidthFn((w) => 1000 / w), /no set of straight pieces/);
 });
 
 test('"Copy embed code": a whole-number iframe height for every panel alone, the default set and all panels', () => {

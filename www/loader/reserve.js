@@ -1,13 +1,13 @@
 // How tall each panel is, before its code has arrived: the loader reserves the
 // element's size from this table (no layout shift while it loads), the
 // playground keeps each card at least this tall, "Copy embed code" sizes its
-// iframe with it, and the build writes the host-page rule of
-// compaction-playground-reserve.css from it. Heights are in em of the
+// iframe with it, and the build fits the host-page rule of
+// compaction-playground-reserve.css to it (reserve-css.js). Heights are in em of the
 // element's font, for the article's ten flags, measured in Chromium at the
 // three widths below (e2e/reserve.test.mjs checks them against the real thing).
 // Pure: no DOM here.
 
-import { PANEL_ROWS, PANELS, TILE_METHODS, sharedStepper, panelRow } from '../core/panels.js';
+import { PANEL_ROWS, TILE_METHODS, sharedStepper, panelRow } from '../core/panels.js';
 import { MAX_CELLS } from '../core/state.js';
 
 /** Container widths (in em) where the layout changes: two columns from WIDE, compact cards under NARROW. */
@@ -64,9 +64,11 @@ export function editorGrid(n, cardEm, padEm) {
  * `tiles` share one place when both are asked for: `method` picks which
  * shows, and the other is `shared` (it takes the same place when shown).
  * @param {Set<string>} panels
- * @param {{ widthEm: number, wideEm?: number, n?: number | null, method?: string, status?: boolean }} options
+ * (`exact`: unrounded, for the host-page stylesheet's fit, www/loader/reserve-css.js.)
+ * @param {{ widthEm: number, wideEm?: number, n?: number | null, method?: string, status?: boolean, exact?: boolean }} options
  */
-export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan', status = true }) {
+export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan', status = true, exact = false }) {
+  const fix = exact ? (/** @type {number} */ x) => x : round;
   const wide = widthEm >= wideEm;
   const pair = PANEL_ROWS.filter((r) => r.paired && panels.has(r.name));
   const paired = wide && pair.length === 2;
@@ -82,7 +84,7 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
     const sized = shared && row.stepper ? /** @type {import('../core/panels.js').PanelRow} */ (panelRow(shared.shown)) : row;
     let em = half && sized.paired ? heightAt(sized.paired, cardEm, PAIRED_WIDTHS) : heightAt(sized.heights, cardEm);
     if (sized.name === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW && !half ? 0.75 : 1.25);
-    cards.push({ panel, em: round(em * (1 + MARGIN.share) + MARGIN.em), shared: panel === shared?.hidden });
+    cards.push({ panel, em: fix(em * (1 + MARGIN.share) + MARGIN.em), shared: panel === shared?.hidden });
   }
   // Side by side, the pair shares a row as tall as the taller.
   if (paired) {
@@ -93,7 +95,7 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
   const placed = cards.filter((c) => !c.shared);
   const statusEm = status ? STATUS_EM : 0;
   const gaps = GAP_EM * Math.max(0, placed.length - (status ? 0 : 1));
-  return { status: statusEm, cards, total: round(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
+  return { status: statusEm, cards, total: fix(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
 }
 
 /** A panel's measured `heights` (at widths `w`) for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
@@ -121,62 +123,4 @@ export function flagCount(flags, preset) {
     return name === 'article' ? 10 : Number(n) || 10;
   }
   return 10;
-}
-
-/** The custom property holding `panel`'s share of an undefined element's height in the host-page stylesheet. */
-const share = (panel) => `--cp-r-${panel}`;
-
-/**
- * The host-page stylesheet (compaction-playground-reserve.css): the same
- * reservation before the loader has run, for any `panels` (space-separated, as
- * the guide writes it), `method` and `quiet`. Each panel's share (its card and
- * a gap) is a custom property, zero unless `panels` lists it (or is absent:
- * every panel); the min-height is their sum. The pairs share a row or a place
- * as reserve() has them. A site that paints before its scripts run includes
- * it; it styles nothing but undefined `<compaction-playground>` elements.
- */
-export function reserveCss() {
-  const el = (more = '') => `compaction-playground${more}:not(:defined)`;
-  const decl = (/** @type {[string, number][]} */ pairs) => pairs.map(([p, em]) => `  ${share(p)}: ${round(em)}em;`).join('\n');
-  const tiled = `:is(${TILE_METHODS.map((m) => `[method="${m}"]`).join(', ')})`;
-  const pairRows = PANEL_ROWS.filter((r) => r.paired).map((r) => r.name);
-  const [scan, tiles] = PANEL_ROWS.filter((r) => r.stepper).map((r) => r.name);
-  /** @param {number} widthEm */
-  const rules = (widthEm) => {
-    const alone = Object.fromEntries(PANELS.map((p) => [p, reserve(new Set([p]), { widthEm }).cards[0].em + GAP_EM]));
-    const pairEm = widthEm >= WIDE ? reserve(new Set(pairRows), { widthEm }).cards[0].em + GAP_EM : null;
-    const all = PANELS.map((p) => /** @type {[string, number]} */ ([p, alone[p]]));
-    const list = [
-      `${el()} {\n  display: block;\n  --cp-r-status: ${STATUS_EM}em;\n${decl(all.map(([p, em]) => [p, p === tiles ? 0 : em]))}\n  min-height: calc(var(--cp-r-status)${PANELS.map((p) => ` + var(${share(p)})`).join('')});\n}`,
-      // (As specific as the rules of each panel after it, which win: `:where` adds nothing.)
-      `${el(`[panels]:not(:where([panels=""]))`)} {\n${decl(PANELS.map((p) => [p, 0]))}\n}`,
-      ...PANELS.map((p) => `${el(`[panels~="${p}"]`)} {\n${decl([[p, alone[p]]])}\n}`),
-      // The two steppers asked for together take one place: the tile view's for the methods of tiles.
-      `${el(`[panels~="${scan}"][panels~="${tiles}"]`)} {\n${decl([[tiles, 0]])}\n}`,
-      `${el(`${tiled}:not([panels])`)}, ${el(`${tiled}[panels~="${scan}"][panels~="${tiles}"]`)} {\n${decl([
-        [scan, 0],
-        [tiles, alone[tiles]],
-      ])}\n}`,
-      `${el('[quiet]')} {\n  --cp-r-status: ${-GAP_EM}em;\n}`,
-    ];
-    // Side by side on a wide page (only there: narrower pages' rules do not undo it), the pair shares a row as tall as the taller.
-    if (pairEm !== null) {
-      const [first, second] = pairRows;
-      const pair = `${el(':not([panels])')}, ${el(`[panels~="${first}"][panels~="${second}"]`)} {\n${decl([
-        [first, pairEm],
-        [second, 0],
-      ])}\n}`;
-      list.push(`@media not all and (max-width: 64em) {\n${pair}\n}`);
-    }
-    return list.join('\n');
-  };
-  // The element's width is not known before its script runs: the viewport's, less a docs column's margins, stands in.
-  const [wide, medium, narrow] = SAMPLE_WIDTHS;
-  return [
-    '/* compaction-playground-reserve.css: written by scripts/build-dist.mjs from www/loader/reserve.js. */',
-    rules(wide),
-    `@media (max-width: 64em) {\n${rules(medium)}\n}`,
-    `@media (max-width: 40em) {\n${rules(narrow)}\n}`,
-    '',
-  ].join('\n');
 }
