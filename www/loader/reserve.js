@@ -4,7 +4,7 @@
 // iframe with it, and the build fits the host-page rule of
 // compaction-playground-reserve.css to it (reserve-css.js). Heights are in em of the
 // element's font, for the article's ten flags, measured in Chromium at the
-// three widths below (e2e/reserve.test.mjs checks them against the real thing).
+// three widths below (e2e/guest.test.mjs checks them against the real thing).
 // Pure: no DOM here.
 
 import { PANEL_ROWS, TILE_METHODS, sharedStepper, panelRow } from '../core/panels.js';
