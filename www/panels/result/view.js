@@ -31,7 +31,8 @@ export class ResultPanel {
     const [instanceBox, instanceCount] = stat(t('result.instanceCount'), 'instance-count');
     const [hashBox, hash] = stat(t('result.hash'), 'hash');
     const [onBox, ranOn] = stat(t('result.ranOn'), 'run-backend', 'ran-on');
-    this.compiled = h('p', { class: 'note compile-time', 'data-testid': 'compile-time', hidden: true });
+    // Its line is kept while empty (the CPU's start): the GPU's first answer fills it without moving the list below.
+    this.compiled = h('p', { class: 'note compile-time', 'data-testid': 'compile-time' });
     this.count = count;
     this.instanceCount = instanceCount;
     this.hash = hash;
@@ -110,9 +111,8 @@ export class ResultPanel {
         ? t(r.backend === 'gpu' ? 'result.ranIn' : 'result.ranInCpu', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) })
         : t('result.ran', { where, method: r.method });
     this.ranOn.dataset.ms = r.ms === undefined ? '' : String(r.ms);
-    this.compiled.hidden = compileMs === null;
     this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);
-    if (compileMs !== null) this.compiled.textContent = t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
+    this.compiled.textContent = compileMs === null ? '' : t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
     const shown = Math.min(r.indices.length, RESULT_ITEMS);
     const items = [];
     for (let k = 0; k < shown; k++) items.push(h('li', { 'data-testid': 'result-item' }, String(r.indices[k])));
