@@ -14,6 +14,7 @@ import { READY_MS, TEST_TIMEOUT } from './helpers.mjs';
 import { startSite } from './site.mjs';
 import { compact } from './oracle.mjs';
 import { REFLOW_PAGES, sideways, twoElementHost } from './a11y.mjs';
+import { reserveSheetPage, measureElements, assertReserved } from './reserve-sheet.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const WEBGPU_PREFS = { 'dom.webgpu.enabled': true, 'gfx.webgpu.ignore-blocklist': true };
@@ -144,6 +145,19 @@ test('Firefox at 320 px wide: the host page never scrolls sideways, at any array
         await page.close();
       }
     }
+  } finally {
+    await browser.close();
+  }
+});
+
+test("Firefox: compaction-playground-reserve.css alone gives what reserve() gives for each element's own width", { timeout: TEST_TIMEOUT }, async () => {
+  const url = await reserveSheetPage(site);
+  const browser = await launchFirefox({ webgpu: false });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1600, height: 800 });
+    await page.goto(url);
+    assertReserved(await page.evaluate(measureElements), 'Firefox');
   } finally {
     await browser.close();
   }

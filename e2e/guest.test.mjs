@@ -17,7 +17,7 @@ import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
 import { PANELS_WITH_WORDS as PANEL_TABLES } from '../www/core/panels.js';
 import { PANELS } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
-import { reserve } from '../www/loader/reserve.js';
+import { reserveSheetPage, measureElements, assertReserved } from './reserve-sheet.mjs';
 import { useBrowser } from './fixture.mjs';
 
 const ctx = useBrowser({ site: true });
@@ -390,7 +390,9 @@ function recordShifts() {
 // A panel whose code arrives after the GPU has answered (a busy machine, a slow network) is built with the run
 // already made, and what it reads back comes in a frame or more later: what it shows before must not move then.
 // Held here until the answer, as CI's loaded runner once did by chance (a shift of 0.13 inside the reserved card).
-test('a stepper whose code comes after the GPU has answered: nothing in the element moves when its steps come in (the scan, the tile view, the atomic slots; and the result\'s compile time)', { timeout: TEST_TIMEOUT }, async () => {
+test("a stepper whose code comes after the GPU has answered: nothing in the element moves when its steps come in (the scan, the tile view, the atomic slots; and the result's compile time)", {
+  timeout: TEST_TIMEOUT,
+}, async () => {
   for (const [method, panel, chunk, title] of [
     ['scan', 'scan', /cp-scan-[\w-]+\.js$/, 'step-title'],
     ['lookback', 'tiles', /cp-tiles-[\w-]+\.js$/, 'tiles-step-title'],
@@ -441,59 +443,12 @@ test('a stepper whose code comes after the GPU has answered: nothing in the elem
 test("compaction-playground-reserve.css alone (no script yet): any panels, method and quiet get what reserve() gives for the element's own width, from a phone to a wide page", {
   timeout: TEST_TIMEOUT,
 }, async () => {
-  const cases = [
-    ['', 'scan', false],
-    ['', 'lookback', false],
-    ['editor result scan', 'scan', false],
-    ['editor result scan', 'scan', true],
-    ['editor result', 'scan', false],
-    ['scan tiles code', 'lookback', false],
-    ['scan tiles', 'scan', false],
-    ['result atomic', 'atomic', false],
-    ['tiles', 'tile-atomic', false],
-    ['draw order bench', 'scan', false],
-    ['editor kernel', 'scan', false],
-  ];
-  // Columns of many widths (em), none within 0.1 em of a width where a height steps (two columns from 56 rem; the
-  // editor's flags wrap at 32.8 and 17.55 em).
-  const widths = [18.3, 21, 26.7, 31.1, 34.2, 38.9, 43.3, 47.5, 51.7, 55.2, 57.4, 62.9, 68.8, 74, 90];
-  await ctx.site.write('docs/guide/reserve-widths.css', widths.map((w, k) => `.w${k} { width: ${w}em; }`).join('\n'));
-  const body = widths
-    .flatMap((_, c) =>
-      cases.map(
-        ([panels, method, quiet], k) =>
-          `<div class="w${c}"><compaction-playground id="u${c}-${k}" flags="1001101001" method="${method}"${panels ? ` panels="${panels}"` : ''}${quiet ? ' quiet' : ''}></compaction-playground></div>`,
-      ),
-    )
-    .join('');
-  // No loader: the elements stay undefined, sized by the stylesheet alone.
-  await ctx.site.write(
-    'docs/guide/reserve-css.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP}<title>reserve</title><link rel="stylesheet" href="../assets/playground/compaction-playground-reserve.css"><link rel="stylesheet" href="reserve-widths.css"></head><body>${body}</body></html>`,
-  );
+  const url = await reserveSheetPage(ctx.site);
   const page = await ctx.browser.newPage();
   try {
     await page.setViewportSize({ width: 1600, height: 800 });
-    await page.goto(ctx.site.url('guide/reserve-css.html'));
-    const measured = await page.$$eval('compaction-playground', (els) =>
-      els.map((e) => {
-        const em = parseFloat(getComputedStyle(e).fontSize);
-        const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-        const box = e.getBoundingClientRect();
-        return { id: e.id, heightEm: box.height / em, widthEm: box.width / em, wideEm: (56 * rem) / em };
-      }),
-    );
-    assert.equal(measured.length, widths.length * cases.length);
-    let worst = 0;
-    for (const { id, heightEm, widthEm, wideEm } of measured) {
-      const [panels, method, quiet] = cases[Number(id.split('-')[1])];
-      const set = panels ? new Set(panels.split(' ')) : new Set(PANELS);
-      const want = reserve(set, { widthEm, wideEm, method, status: !quiet }).total;
-      worst = Math.max(worst, Math.abs(heightEm - want));
-      // reserve() rounds each card to 0.01 em; the stylesheet does not.
-      assert.ok(Math.abs(heightEm - want) < 0.1, `${widthEm.toFixed(2)} em wide, panels="${panels}" method=${method}${quiet ? ' quiet' : ''}: ${heightEm.toFixed(2)} em, reserve() ${want} em`);
-    }
-    console.log(`the stylesheet against reserve() at ${measured.length} elements: at most ${worst.toFixed(3)} em apart`);
+    await page.goto(url);
+    assertReserved(await page.evaluate(measureElements), 'Chromium');
   } finally {
     await page.close();
   }
