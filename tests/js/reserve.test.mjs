@@ -13,7 +13,12 @@ const all = new Set(PANELS);
 
 test('every panel has a height at every sampled width, and the total is the status, the gaps and the cards', () => {
   for (const row of PANEL_ROWS) {
-    assert.equal(row.heights.length, SAMPLE_WIDTHS.length, row.name);
+    assert.equal(row.heights.length, (row.widths ?? SAMPLE_WIDTHS).length, row.name);
+    if (row.widths)
+      assert.ok(
+        row.widths.every((w, k) => k === 0 || w < row.widths[k - 1]),
+        `${row.name}: widths widest first`,
+      );
     if (row.paired) assert.equal(row.paired.length, PAIRED_WIDTHS.length, row.name);
     for (const w of [20, 32.5, 40, 47.5, 60, 68.8, 100]) assert.ok(heightAt(row.heights, w) > 0, `${row.name} at ${w} em`);
   }

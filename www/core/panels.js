@@ -14,14 +14,23 @@
  * - `words`: the panel has a message table of its own, fetched with it (its keys start with `<name>.`).
  * - `gpu`: the panel shows only on the GPU (the drawIndirect picture).
  * - `stepper`: the scan stepper and the tile view share one place when both are asked for (the tile view for the methods of tiles).
- * - `heights`: its height in em at the reservation's sample widths (www/loader/reserve.js); `paired`: beside its pair on a wide container.
+ * - `heights`: its height in em at the reservation's sample widths (www/loader/reserve.js), or at its own `widths`
+ *   (a pair of widths a hundredth apart: a step where a line of it wraps); `paired`: beside its pair on a wide container.
  * @typedef {{ name: string, card: string, lead?: boolean, words?: boolean, gpu?: boolean,
- *   stepper?: 'scan' | 'tiles', heights: number[], paired?: number[] }} PanelRow
+ *   stepper?: 'scan' | 'tiles', heights: number[], widths?: number[], paired?: number[] }} PanelRow
  */
 
 /** @type {readonly PanelRow[]} every panel, in page order */
 export const PANEL_ROWS = Object.freeze([
-  { name: 'editor', card: 'flags-card', lead: true, heights: [22.25, 23.75, 21.75], paired: [23.58, 26.31, 26.57] },
+  // The editor's rows wrap one by one as its card narrows (measured every em from 18 to 80 in Chromium, the flag grid apart).
+  {
+    name: 'editor',
+    card: 'flags-card',
+    lead: true,
+    widths: [69, 68.99, 44, 43.99, 41, 40.99, 36, 35.99, 35, 34.99, 30, 29.99, 25, 24.99, 20, 19, 18],
+    heights: [22.2, 23.58, 23.58, 26.31, 26.31, 28.38, 28.38, 31.21, 31.21, 32.59, 32.59, 34.59, 34.59, 37.36, 37.36, 40.19, 41.58],
+    paired: [23.58, 26.31, 26.57],
+  },
   { name: 'result', card: 'compact-card', heights: [30, 33, 33.5], paired: [29.94, 34.48, 40.01] },
   { name: 'draw', card: 'draw-card', gpu: true, heights: [30.5, 31, 30.5] },
   { name: 'scan', card: 'stepper-card', lead: true, words: true, stepper: 'scan', heights: [53, 56, 55] },

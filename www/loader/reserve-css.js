@@ -19,7 +19,7 @@ import { reserve, STATUS_EM, GAP_EM, WIDE } from './reserve.js';
 /** Where the fit looks (em): narrower than any docs column, wider than any page. */
 const FIT = { lo: 8, hi: 160, sample: 1 / 64 };
 /** More pieces than this is a curve, not a table of heights: a stylesheet of it would be large and slow to lay out. */
-const MAX_PIECES = 32;
+const MAX_PIECES = 48;
 
 /** `f` at the width `w` (em). @param {WidthFn} f  @param {number} w */
 export function widthFnAt(f, w) {

@@ -82,7 +82,7 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
     const cardEm = half ? (widthEm - GAP_EM) / 2 : widthEm;
     // Two steppers asked for take one place, as tall as the one the method shows.
     const sized = shared && row.stepper ? /** @type {import('../core/panels.js').PanelRow} */ (panelRow(shared.shown)) : row;
-    let em = half && sized.paired ? heightAt(sized.paired, cardEm, PAIRED_WIDTHS) : heightAt(sized.heights, cardEm);
+    let em = half && sized.paired ? heightAt(sized.paired, cardEm, PAIRED_WIDTHS) : heightAt(sized.heights, cardEm, sized.widths);
     if (sized.name === 'editor') em += editorGrid(n ?? 10, cardEm, cardEm < NARROW && !half ? 0.75 : 1.25);
     cards.push({ panel, em: fix(em * (1 + MARGIN.share) + MARGIN.em), shared: panel === shared?.hidden });
   }
@@ -98,11 +98,12 @@ export function reserve(panels, { widthEm, wideEm = WIDE, n = 10, method = 'scan
   return { status: statusEm, cards, total: fix(statusEm + gaps + placed.reduce((sum, c) => sum + c.em, 0)) };
 }
 
-/** A panel's measured `heights` (at widths `w`) for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
+/** A panel's measured `heights` (at widths `w`, widest first) for a card `cardEm` wide: a straight line between the samples, the narrowest's slope below them. */
 /** @param {number[]} h  @param {number} cardEm  @param {number[]} [w] */
 export function heightAt(h, cardEm, w = SAMPLE_WIDTHS) {
   if (cardEm >= w[0]) return h[0];
-  const k = cardEm >= w[1] ? 0 : 1;
+  let k = 0;
+  while (k < w.length - 2 && cardEm < w[k + 1]) k++;
   const slope = (h[k + 1] - h[k]) / (w[k + 1] - w[k]);
   return Math.max(Math.min(h[k], h[k + 1]), h[k] + slope * (cardEm - w[k]));
 }
