@@ -2,9 +2,11 @@
 // Writes the exclusive prefix inside the block and the block's total to `block_sums`.
 // The same pipeline scans the block sums of every recursion level.
 //
-// `scan_block_traced` is the same algorithm that also stores `tmp` after the load
-// and after each of the eight steps, for the playground. It is a separate entry
-// point so that the normal path carries no trace code and binds no trace buffer.
+// `record` keeps `tmp` after the load and after each step for the playground's
+// stepper: the traced build appends shaders/scan_record.wgsl, which stores it,
+// every other build shaders/scan_record_none.wgsl, which does nothing (so the
+// normal path carries no trace code and binds no trace buffer). One body for
+// both: what is stepped is what runs.
 
 const BLOCK : u32 = 256u;
 const STEPS : u32 = 8u; // log2(BLOCK)
@@ -16,8 +18,6 @@ override FLAGS_INPUT : bool = true;
 @group(0) @binding(0) var<storage, read>       input      : array<u32>;
 @group(0) @binding(1) var<storage, read_write> prefix     : array<u32>;
 @group(0) @binding(2) var<storage, read_write> block_sums : array<u32>;
-// Only `scan_block_traced` uses it: (STEPS + 1) snapshots of every block.
-@group(0) @binding(3) var<storage, read_write> trace      : array<u32>;
 // (With shaders/live.wgsl: the live uniform at binding 7, linear_workgroup.)
 
 var<workgroup> tmp : array<u32, BLOCK>;
@@ -71,28 +71,6 @@ fn publish(i : u32, li : u32, block : u32, v : u32) {
 
 @compute @workgroup_size(256)
 fn scan_block(
-  @builtin(local_invocation_index) li : u32,
-  @builtin(workgroup_id) wid : vec3<u32>,
-  @builtin(num_workgroups) groups : vec3<u32>,
-) {
-  let block = linear_workgroup(wid, groups);
-  let i = block * BLOCK + li;
-  let v = load(i, li);
-  for (var offset = 1u; offset < BLOCK; offset = offset << 1u) {
-    step(li, offset);
-  }
-  publish(i, li, block, v);
-}
-
-fn record(snapshot : u32, i : u32, li : u32) {
-  let padded = arrayLength(&trace) / (STEPS + 1u);
-  if (i < padded) {
-    trace[snapshot * padded + i] = tmp[li];
-  }
-}
-
-@compute @workgroup_size(256)
-fn scan_block_traced(
   @builtin(local_invocation_index) li : u32,
   @builtin(workgroup_id) wid : vec3<u32>,
   @builtin(num_workgroups) groups : vec3<u32>,

@@ -102,3 +102,8 @@ pub fn scan_level_lengths(n: usize) -> Vec<usize> {
     }
     lengths
 }
+
+/// What a teaching tool fills a learner's index buffer and a traced scan's
+/// snapshots with before a run: a word still holding it was never written (no
+/// index reaches it: at most 2^32 - 2 flags).
+pub const UNWRITTEN: u32 = u32::MAX;

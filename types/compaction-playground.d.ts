@@ -68,15 +68,22 @@ export interface KernelDiagnostic {
 
 /** What a check of the learner's kernel found. */
 export interface KernelReport {
-  verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun';
+  /**
+   * `compiled`: an exercise with `check="none"` compiled; `superseded`: the text changed before this
+   * check's turn (a newer call has the newer text's report).
+   */
+  verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun' | 'compiled' | 'superseded';
   /** How it failed: `count`, `missing`, `extra`, `duplicate`, `order`, `out-of-range`, `past-count`, `nondeterministic`. */
   failure?: string;
   passed: number;
   total: number;
   /** The case it failed on (`'257 · ones'`). */
   case?: string;
-  /** The line of the loop that ran away (`hung`). */
+  /** The line of the loop that ran past the budget (`hung`; 0: the watchdog stopped a run). */
   line?: number;
+  /** The sizes of the cases run, in flags (`passed`). */
+  from?: number;
+  to?: number;
   /** The pipeline's or the run's error. */
   message?: string;
   diagnostics: KernelDiagnostic[];
@@ -245,6 +252,10 @@ export interface Layout {
   noSlot: number;
   spinLimit: number;
   maxTraceFlags: number;
+  /** The longest kernel the wasm takes (a learner's, with the loop guard's code), in UTF-8 bytes. */
+  maxKernelBytes: number;
+  /** What a learner's index buffer holds before a run: a slot still holding it was never written. */
+  unwritten: number;
   maxFlags: number;
   methods: { name: Method; preservesOrder: boolean; usesTiles: boolean }[];
 }

@@ -342,6 +342,8 @@ pub fn layout() -> JsValue {
         ("noSlot", layout::NO_SLOT.into()),
         ("spinLimit", LookbackOptions::default().spin_limit.into()),
         ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
+        ("maxKernelBytes", (kernel::MAX_KERNEL_BYTES as u32).into()),
+        ("unwritten", wgpu_compaction::teaching::UNWRITTEN.into()),
         ("maxFlags", (MAX_WEB_FLAGS as f64).into()),
         ("methods", methods.into()),
     ])

@@ -32,6 +32,8 @@ const INPUT: File = shader_file!("input");
 const ATOMIC_COUNTER: File = shader_file!("atomic_counter");
 const ATOMIC_AGGREGATED: File = shader_file!("atomic_aggregated");
 const SCAN_BLOCK: File = shader_file!("scan_block");
+const SCAN_RECORD: File = shader_file!("scan_record");
+const SCAN_RECORD_NONE: File = shader_file!("scan_record_none");
 const ADD_OFFSETS: File = shader_file!("add_offsets");
 const SCATTER: File = shader_file!("scatter");
 const INDIRECT_ARGS: File = shader_file!("indirect_args");
@@ -66,12 +68,14 @@ const TILE_INPUT_CULLED: File =
 /// Every file of `shaders/`, each once: what the package ships (its `include`
 /// takes `shaders/*.wgsl`; `gpu::tests` checks that the two agree).
 #[cfg(test)]
-pub(crate) const FILES: [File; 26] = [
+pub(crate) const FILES: [File; 28] = [
     LIVE,
     INPUT,
     ATOMIC_COUNTER,
     ATOMIC_AGGREGATED,
     SCAN_BLOCK,
+    SCAN_RECORD,
+    SCAN_RECORD_NONE,
     ADD_OFFSETS,
     SCATTER,
     INDIRECT_ARGS,
@@ -107,6 +111,8 @@ pub(crate) const SCANS: [File; 2] = [LOOKBACK_PORTABLE, LOOKBACK_SUBGROUPS];
 pub(crate) const GROUP_SLOT_WRITES: [File; 2] = [GROUP_SLOTS_NONE, GROUP_SLOTS];
 /// How a tile reads its flags: from the input, or from a renderer's `visible` (`Build::cull`).
 pub(crate) const TILE_INPUTS: [File; 2] = [TILE_INPUT, TILE_INPUT_CULLED];
+/// The scan block's `record`: nothing, or the snapshots of a traced run (`Build::traced`).
+pub(crate) const SCAN_RECORDS: [File; 2] = [SCAN_RECORD_NONE, SCAN_RECORD];
 
 /// A part of a module: a file, or the file a build chooses.
 #[derive(Clone, Copy, Debug)]
@@ -127,6 +133,9 @@ pub(crate) enum Part {
     /// visibility function takes the place of the flags (its WGSL goes first in
     /// the module: `gpu::pipelines`).
     TileInput,
+    /// `scan_record.wgsl` in the traced scan (its snapshots for a stepper), else
+    /// `scan_record_none.wgsl`.
+    ScanRecord,
 }
 
 /// A shader module: the files joined in order, one newline between two.
@@ -146,6 +155,8 @@ pub(crate) struct Build {
     /// A renderer's visibility function, by its number in the pipelines' list
     /// (`Pipelines::cull_id`); 0 for none.
     pub cull: u32,
+    /// The scan block records its snapshots (`KernelId::ScanBlockTraced`).
+    pub traced: bool,
 }
 
 /// Where a measurement source sits in a module's file list.
@@ -183,6 +194,10 @@ impl Module {
                 }
                 Part::TileInput => {
                     let f = TILE_INPUTS[usize::from(build.cull != 0)];
+                    files.push((f.path, f.wgsl));
+                }
+                Part::ScanRecord => {
+                    let f = SCAN_RECORDS[usize::from(build.traced)];
                     files.push((f.path, f.wgsl));
                 }
             }
@@ -247,6 +262,9 @@ impl Module {
         if build.cull != 0 {
             label.push_str(&format!(":cull{}", build.cull));
         }
+        if build.traced {
+            label.push_str(":traced");
+        }
         label
     }
 
@@ -264,6 +282,7 @@ impl Module {
             } else {
                 0
             },
+            traced: build.traced && self.varies(|p| matches!(p, Part::ScanRecord)),
         }
     }
 }
@@ -280,7 +299,10 @@ static ATOMIC_AGGREGATED_MODULE: Module = one(
     "atomic_aggregated",
     &[Part::File(ATOMIC_AGGREGATED), Part::File(LIVE)],
 );
-static SCAN_BLOCK_MODULE: Module = one("scan_block", &[Part::File(SCAN_BLOCK), Part::File(LIVE)]);
+static SCAN_BLOCK_MODULE: Module = one(
+    "scan_block",
+    &[Part::File(SCAN_BLOCK), Part::ScanRecord, Part::File(LIVE)],
+);
 static ADD_OFFSETS_MODULE: Module =
     one("add_offsets", &[Part::File(ADD_OFFSETS), Part::File(LIVE)]);
 static SCATTER_MODULE: Module = one("scatter", &[Part::File(SCATTER), Part::File(LIVE)]);
@@ -426,7 +448,8 @@ pub(crate) static KERNELS: [Spec; 20] = [
     Spec {
         id: KernelId::ScanBlockTraced,
         module: &SCAN_BLOCK_MODULE,
-        entry_point: "scan_block_traced",
+        // The same entry point in the traced build (`Build::traced`).
+        entry_point: "scan_block",
         workgroup_size: BLOCK,
         bindings: &[(0, "input"), (1, "prefix"), (2, "block_sums"), (3, "trace")],
         workgroup_storage: 1024,

@@ -158,6 +158,7 @@ impl Pipelines {
             group_slots,
             source: self.options.source,
             cull,
+            traced: false,
         })
     }
 
@@ -185,12 +186,16 @@ impl Pipelines {
 
     fn build_for(&self, spec: &Spec, variant: Variant) -> Build {
         let payload = variant.payload_words > 0;
-        self.build(
+        let build = self.build(
             spec.module,
             payload && spec.payload == Payload::Composed,
             variant.group_slots,
             variant.cull,
-        )
+        );
+        Build {
+            traced: spec.id == KernelId::ScanBlockTraced,
+            ..build
+        }
     }
 
     /// Whether `id`'s plain pipeline (any level of the scan's) is compiled.

@@ -10,7 +10,7 @@ use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
 use super::catalogue::{
     Build, KernelId, Payload, Spec, FILES, GROUP_SLOT_WRITES, INPUT_BINDINGS, KERNELS,
-    PAYLOAD_BINDINGS, SCANS, TILE_INPUTS, TILE_WRITES,
+    PAYLOAD_BINDINGS, SCANS, SCAN_RECORDS, TILE_INPUTS, TILE_WRITES,
 };
 use super::options::{LookbackOptions, STAT_WORDS};
 use super::pipelines::{constants, Variant};
@@ -47,6 +47,7 @@ fn builds(spec: &Spec) -> Vec<Build> {
                     group_slots,
                     source: None,
                     cull: 0,
+                    traced: spec.id == KernelId::ScanBlockTraced,
                 });
                 if !builds.contains(&build) {
                     builds.push(build);
@@ -313,8 +314,14 @@ fn each_wgsl_helper_is_written_once() {
             }
         }
     }
-    let alternatives =
-        [TILE_WRITES, SCANS, GROUP_SLOT_WRITES, TILE_INPUTS].map(|group| group.map(|f| f.path));
+    let alternatives = [
+        TILE_WRITES,
+        SCANS,
+        GROUP_SLOT_WRITES,
+        TILE_INPUTS,
+        SCAN_RECORDS,
+    ]
+    .map(|group| group.map(|f| f.path));
     for (name, files) in defined {
         if files.len() > 1 {
             assert!(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::compactor::Compactor;
 use crate::error::{Error, Result};
-use crate::gpu::catalogue::{Module, KERNELS};
+use crate::gpu::catalogue::{KernelId, Module, KERNELS};
 use crate::gpu::error_scope::GpuErrorScope;
 use crate::gpu::kernel::storage_buffer;
 use crate::gpu::pipelines::Replaced;
@@ -26,7 +26,7 @@ pub const OVERRIDABLE: [(&str, Method); 5] = [
     ("scatter", Method::Scan),
 ];
 
-/// Words of the probe: whether a guarded loop ran away, and the largest line that did.
+/// Words of the probe: whether a guarded loop ran away, and the line of the first that did.
 pub const PROBE_WORDS: u64 = 2;
 
 /// What a page needs to know of a kernel it lets a learner replace.
@@ -58,11 +58,13 @@ fn module_named(name: &str) -> Option<&'static Module> {
 pub fn kernel_facts(module: &str) -> Option<KernelFacts> {
     let &(name, method) = OVERRIDABLE.iter().find(|(m, _)| *m == module)?;
     let found = module_named(name)?;
-    let files = found.plain_files();
+    // As the learner's module is compiled: the default build (the scan untraced).
+    let files = found.files(&Default::default());
     let (first, appended) = files.split_first()?;
     let entry_points = KERNELS
         .iter()
-        .filter(|spec| std::ptr::eq(spec.module, found))
+        // (The traced scan is the same entry point in another build: no entry of its own.)
+        .filter(|spec| std::ptr::eq(spec.module, found) && spec.id != KernelId::ScanBlockTraced)
         .map(|spec| {
             let mut names: Vec<&'static str> = spec.bindings.iter().map(|&(_, n)| n).collect();
             if spec.reads_live {
@@ -74,9 +76,9 @@ pub fn kernel_facts(module: &str) -> Option<KernelFacts> {
     Some(KernelFacts {
         module: name,
         method,
-        path: first.path,
-        wgsl: first.wgsl,
-        appended: appended.iter().map(|f| (f.path, f.wgsl)).collect(),
+        path: first.0,
+        wgsl: first.1,
+        appended: appended.to_vec(),
         entry_points,
     })
 }
@@ -261,8 +263,8 @@ pub fn probe_buffer(compactor: &Compactor) -> Option<&wgpu::Buffer> {
     compactor.probe()
 }
 
-/// What a probe's words say: the line of the guarded loop that ran away (the
-/// largest where several did), or 0.
+/// What a probe's words say: the line of the guarded loop that first ran past
+/// the budget, or 0.
 pub fn probe_line(words: &[u32]) -> u32 {
     match words {
         [tripped, line, ..] if *tripped != 0 => (*line).max(1),
@@ -311,14 +313,13 @@ mod tests {
             let facts = kernel_facts(module).expect(module);
             assert_eq!(facts.method, method);
             assert_eq!(facts.path, format!("shaders/{module}.wgsl"));
-            assert_eq!(
-                facts
-                    .appended
-                    .iter()
-                    .map(|&(path, _)| path)
-                    .collect::<Vec<_>>(),
-                ["shaders/live.wgsl"]
-            );
+            let appended: Vec<&str> = facts.appended.iter().map(|&(path, _)| path).collect();
+            let expected: &[&str] = if module == "scan_block" {
+                &["shaders/scan_record_none.wgsl", "shaders/live.wgsl"]
+            } else {
+                &["shaders/live.wgsl"]
+            };
+            assert_eq!(appended, expected);
             assert!(facts.entry_points.iter().any(|(e, _)| *e == module));
             for (entry, bindings) in &facts.entry_points {
                 assert!(bindings.contains(&"live"), "{entry}");

@@ -21,6 +21,7 @@ pub use crate::compactor::trace::{
 pub use crate::gpu::error_scope::scoped;
 pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};
 pub use crate::gpu::readback::Readback;
+pub use crate::layout::UNWRITTEN;
 pub use kernel::{
     compile_messages, kernel_facts, probe_buffer, probe_line, take_probe, utf16_place, Diagnostic,
     KernelFacts, KernelOverride, Severity, OVERRIDABLE, PROBE_WORDS,

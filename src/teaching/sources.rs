@@ -58,6 +58,7 @@ pub fn shader_sources(
             group_slots: false,
             source: options.source,
             cull: 0,
+            traced: false,
         });
         // The scan's block scans: the flags level and the block sums' levels.
         let variants: &[Variant] = if id == KernelId::ScanBlock {

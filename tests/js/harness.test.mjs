@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { check, compare, LADDER_SIZES, ladder, shrink, VALUES } from '../../www/panels/kernel/harness.js';
-import { cpu } from './kernels.mjs';
+import { check, compare, LADDER_SIZES, ladder, shrink, UNWRITTEN, VALUES } from '../../www/panels/kernel/harness.js';
+import { cpu, wasm } from './kernels.mjs';
 
 const reference = (method) => (flags) => cpu(flags).run(method);
 const out = (indices) => ({ indices: Uint32Array.from(indices), count: indices.length, instanceCount: indices.length });
@@ -60,7 +60,7 @@ test('the ladder: every size, smallest first, the same flags every time, every v
   );
 });
 
-test('compare names the failure: out of range, duplicate, extra, missing, count, past the count, order', () => {
+test('compare names the failure: never written, out of range, duplicate, extra, missing, count, past the count, order', () => {
   const flags = Uint32Array.from([1, 0, 2, 1]);
   const want = out([0, 2, 3]);
   const failure = (got, mode = 'exact') => compare(flags, want, got, mode)?.failure ?? null;
@@ -75,6 +75,10 @@ test('compare names the failure: out of range, duplicate, extra, missing, count,
   assert.deepEqual(compare(flags, want, out([0, 3, 2]), 'exact'), { failure: 'order', at: 1, index: 3 });
   assert.deepEqual(compare(flags, want, { ...out([0, 2, 3]), writtenPast: 3 }, 'exact'), { failure: 'past-count', at: 3, index: -1 });
   assert.equal(failure({ ...out([0, 2, 3]), writtenPast: -1 }), null);
+  // A slot the kernel never wrote still holds UNWRITTEN (the wasm's constant): said so, not read as index 0 or past the end.
+  assert.equal(UNWRITTEN, wasm.layout().unwritten);
+  assert.deepEqual(compare(flags, want, out([0, UNWRITTEN, 3]), 'exact'), { failure: 'unwritten', at: 1, index: -1 });
+  assert.equal(failure(out([0, 0, 3]), 'unordered'), 'duplicate');
 });
 
 test("the article's slip (== 1u for visible) shrinks to one flag of 2 or more", async () => {

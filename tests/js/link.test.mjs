@@ -27,6 +27,12 @@ test('a malformed link, bytes that are not UTF-8, and a small link that inflates
   const bomb = await packSource('a'.repeat(MAX_SOURCE_BYTES + 1));
   assert.ok(bomb.length < 1000, `${bomb.length}`);
   await assert.rejects(unpackSource(bomb), /more than/);
+  // A 1.36 MB link once inflated about 1 GB before it was refused: one longer than any link written is refused unread.
+  await assert.rejects(unpackSource('A'.repeat(MAX_LINK_CHARS + 1)), /at most/);
+  // The longest bomb a link can carry is refused as it inflates, a piece at a time.
+  const biggest = await packSource('a'.repeat(6_000_000));
+  assert.ok(biggest.length <= MAX_LINK_CHARS, `${biggest.length}`);
+  await assert.rejects(unpackSource(biggest), /more than/);
   const raw = new CompressionStream('deflate-raw');
   const bytes = new Uint8Array(await new Response(new Blob([new Uint8Array([0xff, 0xfe, 0x80])]).stream().pipeThrough(raw)).arrayBuffer());
   const code = Buffer.from(bytes).toString('base64url');

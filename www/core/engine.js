@@ -46,6 +46,42 @@ export function kernels() {
   return wasmPromise;
 }
 
+/**
+ * How long one call running a learner's kernel may take before the page gives
+ * its GPU device up (the loop guard's second line: a spin on an atomic nobody
+ * sets is no loop the guard can bound). A software adapter runs the largest
+ * case in well under a second, its guarded runaways in a few.
+ */
+export const WATCHDOG_MS = 10_000;
+export const SOFTWARE_WATCHDOG_MS = 30_000;
+
+/**
+ * `done` (a call on `engine` while a learner's kernel is installed), unless it
+ * takes longer than the watchdog: then the page's GPU device is given up, which
+ * rejects the call, and every playground of the page falls back as on any
+ * device loss; rejects with `.kind` 'watchdog' and `.seconds`.
+ * @template T  @param {Engine} engine  @param {T | Promise<T>} done  @returns {Promise<T>}
+ */
+function watched(engine, done) {
+  const ms = engine.watchdogMs;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      engine.pg?.abandonDevice();
+      reject(Object.assign(new Error(`a run took more than ${ms / 1000} s`), { kind: 'watchdog', seconds: ms / 1000 }));
+    }, ms);
+    Promise.resolve(done).then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
 /** Why the page may run on the CPU reference (each said in words as `fallback.<kind>`). */
 export const FALLBACK_KINDS = ['no-webgpu', 'no-adapter', 'device', 'device-lost', 'timeout'];
 
@@ -73,6 +109,30 @@ export class Engine {
      * @type {Promise<Engine | null> | null}
      */
     this.late = null;
+    /** The learner's kernel installed on this engine's playground (`useKernel`), or null: while one is, every call is watched. */
+    this.kernel = null;
+  }
+
+  /**
+   * Later runs and traces of this engine use the learner's `wgsl` (guarded, with
+   * the probe) in place of `module`'s file; from now on every call is watched
+   * (`watched`): a run past the watchdog gives the page's device up.
+   * @param {string} module  @param {string} wgsl
+   */
+  async useKernel(module, wgsl) {
+    await this.exec((pg) => pg.setKernel(/** @type {any} */ (module), wgsl, true));
+    this.kernel = module;
+  }
+
+  /** Our kernels again. */
+  async useOurs() {
+    this.kernel = null;
+    await this.exec((pg) => pg.clearKernel());
+  }
+
+  /** How long one call may take while a learner's kernel is installed: longer on a software adapter. */
+  get watchdogMs() {
+    return isSoftwareAdapter(this.pg?.adapterName) ? SOFTWARE_WATCHDOG_MS : WATCHDOG_MS;
   }
 
   /**
@@ -128,7 +188,8 @@ export class Engine {
   exec(fn) {
     const result = this.chain.then(() => {
       if (!this.pg) throw Object.assign(new Error('this playground was removed from the page'), { kind: 'disposed' });
-      return fn(this.pg);
+      const done = fn(this.pg);
+      return this.kernel ? watched(this, done) : done;
     });
     this.chain = result.then(
       () => undefined,
@@ -147,6 +208,7 @@ export class Engine {
 
   /** Switches this engine to the CPU reference (after a device loss). @param {Fallback} fallback */
   fallBackToCpu(fallback) {
+    this.kernel = null;
     this.chain = this.chain.then(() => {
       if (!this.pg) return;
       this.pg.free();

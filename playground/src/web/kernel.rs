@@ -13,8 +13,9 @@ use super::{args, Playground};
 use crate::Error;
 use wgpu_compaction::teaching::{kernel_facts as facts_of, KernelOverride, OVERRIDABLE};
 
-/// The longest kernel source taken (a learner's module is a few KiB).
-const MAX_KERNEL_BYTES: usize = 64 * 1024;
+/// The longest kernel source taken: a learner's module of at most 64 KiB
+/// (the panel's limit) with the loop guard's code, which grows with its loops.
+pub const MAX_KERNEL_BYTES: usize = 1024 * 1024;
 
 /// The kernels a learner may replace: `[{ module, method, path, wgsl,
 /// entryPoints: [{ name, bindings: [names] }] }]` (`live` among the bindings

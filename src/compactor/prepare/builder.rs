@@ -333,10 +333,16 @@ impl<'c, 'd> Builder<'c, 'd> {
                     len: n,
                     prefix: self.buffer("scan_block:prefix", n),
                     block_sums: (level < top).then(|| self.buffer("scan_block:block_sums", blocks)),
+                    // Snapshots start UNWRITTEN: a learner's loop that stops short leaves its
+                    // last ones so, never reading as a block of zeros.
                     trace: traced.then(|| {
-                        self.buffer(
-                            "scan_block:trace",
-                            (STEPS as u64 + 1) * blocks * BLOCK as u64,
+                        let words = (STEPS + 1) * blocks as usize * BLOCK;
+                        buffer_with(
+                            &self.compactor.device,
+                            &self.compactor.queue,
+                            &self.label("scan_block:trace"),
+                            bytemuck::cast_slice(&vec![crate::layout::UNWRITTEN; words]),
+                            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                         )
                     }),
                 }

@@ -8,6 +8,8 @@
 export const LADDER_SIZES = [0, 1, 2, 10, 31, 64, 65, 255, 256, 257, 1000, 4095, 4096, 4097, 8191, 65537];
 /** The nonzero values flags take: any nonzero flag is visible. */
 export const VALUES = [1, 2, 3, 0x80000000, 0xffffffff];
+/** What a learner's index buffer holds before each run (the wasm's layout().unwritten): a slot still holding it was never written. */
+export const UNWRITTEN = 0xffffffff;
 /** The article's example. */
 export const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
 export const SEED = 0x5eed;
@@ -87,7 +89,7 @@ export function ladder(sizes = null, seed = SEED) {
 /**
  * @typedef {{ indices: Uint32Array | number[], count: number, instanceCount: number, hash?: number, writtenPast?: number }} Output
  *   `writtenPast`: the first slot past the count the run wrote (-1 or absent: none)
- * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'past-count' | 'nondeterministic'} FailureClass
+ * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'unwritten' | 'past-count' | 'nondeterministic'} FailureClass
  * @typedef {{ failure: FailureClass, at: number, index: number }} Mismatch
  */
 
@@ -103,6 +105,8 @@ export function compare(flags, expected, got, mode) {
   const n = flags.length;
   const out = Array.from(got.indices);
   const want = Array.from(expected.indices);
+  // A slot still holding what the buffer was filled with: no invocation wrote it (not "index 0").
+  for (let i = 0; i < out.length; i++) if (out[i] === UNWRITTEN) return { failure: 'unwritten', at: i, index: -1 };
   for (let i = 0; i < out.length; i++) if (out[i] >= n) return { failure: 'out-of-range', at: i, index: out[i] };
   const seen = new Set();
   for (let i = 0; i < out.length; i++) {
@@ -123,8 +127,9 @@ export function compare(flags, expected, got, mode) {
 
 /**
  * @typedef {{
- *   verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable',
+ *   verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun' | 'compiled' | 'superseded',
  *   failure?: string, passed: number, total: number, case?: string, line?: number, message?: string,
+ *   from?: number, to?: number, n?: number,
  *   diagnostics: object[],
  *   counterexample?: { flags: number[], expected: number[], got: number[], at: number, index: number, shrunkFrom: number, runs: number },
  * }} KernelReport
@@ -145,12 +150,15 @@ export function compare(flags, expected, got, mode) {
  */
 export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, signal }) {
   const total = cases.length;
+  // The sizes run, for the verdict: the ones of these cases, not the default ladder's.
+  const sizes = cases.map((c) => c.n);
+  const range = { from: sizes.length ? Math.min(...sizes) : 0, to: sizes.length ? Math.max(...sizes) : 0 };
   let passed = 0;
   for (const [k, c] of cases.entries()) {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     onCase?.(k, total, c.label);
     const judged = await judge(runner, c.flags, mode);
-    if (judged.hung) return { verdict: 'hung', line: Math.max(judged.hung, 0), passed, total, case: c.label, diagnostics: [] };
+    if (judged.hung) return { verdict: 'hung', line: Math.max(judged.hung, 0), n: c.n, passed, total, case: c.label, diagnostics: [] };
     if (judged.error) return { verdict: 'pipeline-error', message: judged.error, passed, total, case: c.label, diagnostics: [] };
     let mismatch = judged.mismatch;
     if (!mismatch && mode === 'exact' && c.n >= REPEAT_FROM) mismatch = await repeatable(runner, c.flags, judged.got);
@@ -179,7 +187,7 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
     }
     passed++;
   }
-  return { verdict: 'passed', passed, total, diagnostics: [] };
+  return { verdict: 'passed', passed, total, ...range, diagnostics: [] };
 }
 
 /**

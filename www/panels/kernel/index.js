@@ -7,9 +7,10 @@
 // the kernel to the other panels, which then show its real GPU buffers.
 
 import { KernelView } from './view.js';
-import { instrument, toSource } from './instrument.js';
+import { instrument, MAX_DIAGNOSTICS, toSource } from './instrument.js';
+import { layout } from '../../core/layout.js';
 import { check, ladder } from './harness.js';
-import { MAX_LINK_CHARS, MAX_SOURCE_BYTES, packSource, unpackSource } from './link.js';
+import { MAX_LINK_CHARS, MAX_SOURCE_BYTES, packSource, readBounded, unpackSource } from './link.js';
 import { readExercise, sameOrigin, startingText } from './exercise.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
@@ -20,37 +21,8 @@ const sheet = lazySheet(css);
 
 /** After the last keystroke, the wait before a compile. */
 export const COMPILE_DELAY_MS = 700;
-/**
- * How long one run of the learner's kernel may take before the page gives its
- * GPU device up (the loop guard's second line: a run the guard did not stop).
- * A software adapter runs the largest case in well under a second.
- */
-export const WATCHDOG_MS = 10_000;
-export const SOFTWARE_WATCHDOG_MS = 30_000;
-/**
- * `promise` (a run), unless it takes longer than `ms`: then the page's GPU
- * device is given up (the engine's chain waits on the run, so this bypasses
- * it), which rejects the run and every playground of the page falls back as
- * on any device loss; rejects with `.kind` 'watchdog'.
- */
-function watched(engine, promise, ms) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      engine.pg?.abandonDevice();
-      reject(Object.assign(new Error(`a run took more than ${ms / 1000} s`), { kind: 'watchdog' }));
-    }, ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
+/** How long a `kernel-src` fetch may take. */
+export const SRC_TIMEOUT_MS = 10_000;
 
 /** A diagnostic as the element's events give it. */
 const plain = ({ severity, message, line, column }) => ({ severity, message, line, column });
@@ -100,6 +72,10 @@ export function create(context) {
   const afterCheck = [];
   /** @type {import('./harness.js').KernelReport | null} */
   let lastReport = null;
+  /** The text `lastReport` judged. @type {string | null} */
+  let reportText = null;
+  /** The element's check() in flight: calls for the same text share it, others wait their turn. @type {{ text: string, promise: Promise<any> } | null} */
+  let asked = null;
 
   const view = new KernelView({
     t,
@@ -134,26 +110,25 @@ export function create(context) {
   /** The ranges the learner may not change: an exercise's, while its text keeps them. */
   const locked = () => (exercise && exercise.module === module && source() === exercise.text ? exercise.locked : []);
 
+  /** Which reading of the attributes is the newest: an older one's fetch, answering late, is dropped. */
+  let reading = 0;
   /** The exercise the element's attributes ask for (none without them): read, said where wrong, shown. */
   async function readAttributes() {
+    const mine = ++reading;
     const attrs = context.attributes();
-    context.clearAlert('kernel-exercise');
     const asked = readExercise(attrs, facts);
     const errors = asked.errors.map((e) => t(e.key, e.params));
     let given = asked.script;
     if (!given && asked.src) {
       try {
-        if (!sameOrigin(asked.src, location.href)) throw new Error(t('kernel.crossOrigin'));
-        const response = await fetch(new URL(asked.src, location.href));
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-        given = await response.text();
-        if (given.length > MAX_SOURCE_BYTES) throw new Error(`more than ${MAX_SOURCE_BYTES} bytes`);
+        given = await fetchSource(asked.src);
       } catch (e) {
-        errors.push(t('kernel.badSrc', { src: asked.src.slice(0, 120), error: e?.message ?? e }));
+        errors.push(t('kernel.badSrc', { src: asked.src.slice(0, 120), error: e?.name === 'TimeoutError' ? t('kernel.srcTimeout', { seconds: SRC_TIMEOUT_MS / 1000 }) : (e?.message ?? e) }));
         given = null;
       }
     }
-    if (!context.alive()) return;
+    if (!context.alive() || mine !== reading) return;
+    context.clearAlert('kernel-exercise');
     const name = asked.module ?? (asked.editable.length || given ? module : null);
     if (name) {
       const made = startingText(factsOf(name).wgsl, asked.editable, given);
@@ -164,6 +139,20 @@ export function create(context) {
     } else exercise = asked.check || asked.cases ? { module, check: asked.check, cases: asked.cases, text: factsOf(module).wgsl, locked: [] } : null;
     if (errors.length) context.alert('kernel-exercise', errors.join(' '));
     show();
+  }
+
+  /**
+   * A `kernel-src` text: this site's only (a redirect to another origin fails
+   * the fetch), read as it arrives up to MAX_SOURCE_BYTES, within SRC_TIMEOUT_MS.
+   * @param {string} src
+   */
+  async function fetchSource(src) {
+    if (!sameOrigin(src, location.href)) throw new Error(t('kernel.crossOrigin'));
+    const response = await fetch(new URL(src, location.href), { mode: 'same-origin', credentials: 'same-origin', signal: AbortSignal.timeout(SRC_TIMEOUT_MS) });
+    if (!sameOrigin(response.url, location.href)) throw new Error(t('kernel.crossOrigin'));
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    if (!response.body) return '';
+    return readBounded(response.body, MAX_SOURCE_BYTES);
   }
 
   async function openEditor() {
@@ -209,7 +198,7 @@ export function create(context) {
     const text = source();
     const f = factsOf(module);
     view.showCompile('compiling');
-    const guarded = instrument(text, f.entryPoints);
+    const guarded = instrument(text, f.entryPoints, { maxBytes: layout.maxKernelBytes });
     if ('diagnostics' in guarded) {
       const list = guarded.diagnostics.map((d) => ({ ...d, message: t(d.key, d.params) }));
       showDiagnostics(list);
@@ -224,14 +213,22 @@ export function create(context) {
       report({ verdict: 'unavailable', passed: 0, total: 0, diagnostics: [] });
       return false;
     }
-    const diagnostics = await compileOn(engine, module, guarded.wgsl);
+    let diagnostics;
+    try {
+      diagnostics = await compileOn(engine, module, guarded.wgsl);
+    } catch (e) {
+      // The module could not even be made (a lost device, a refusal of the wasm's): said, never left at "Compiling…".
+      diagnostics = [{ severity: 'error', message: e?.message ?? String(e), line: 0, column: 0, length: 0 }];
+    }
     if (signal.aborted) return false;
-    const lineCount = text.split('\n').length;
-    const list = diagnostics.map((d) => (d.line >= 1 && d.line <= lineCount ? { ...d, ...toSource(text, guarded.inserts, d.line, d.column) } : { ...d, line: 0, column: 0 }));
+    const lineCount = guarded.source.split('\n').length;
+    const list = diagnostics
+      .slice(0, MAX_DIAGNOSTICS)
+      .map((d) => (d.line >= 1 && d.line <= lineCount ? { ...d, ...toSource(guarded.source, guarded.inserts, d.line, d.column) } : { ...d, line: 0, column: 0 }));
     showDiagnostics(list);
     const ok = !list.some((d) => d.severity === 'error');
     context.emit('compile', { ok, diagnostics: list.map(plain) });
-    if (ok) await engine.exec((pg) => pg.setKernel(module, guarded.wgsl, true));
+    if (ok) await engine.useKernel(module, guarded.wgsl).catch(() => null);
     compiled = { text, wgsl: guarded.wgsl, ok, module };
     if (!ok) report({ verdict: 'compile-error', passed: 0, total: 0, diagnostics: list });
     return ok;
@@ -240,6 +237,7 @@ export function create(context) {
   /** @param {import('./harness.js').KernelReport | null} r */
   function report(r) {
     lastReport = r;
+    reportText = r ? compiled.text : null;
     view.showReport(r, mode());
     if (r && r.verdict !== 'compile-error') context.emit('check', structuredClone(r));
   }
@@ -271,10 +269,13 @@ export function create(context) {
       if (!(await compile())) return;
       if (auto && compiled.text === hung) return;
       // An exercise that asks no check: compiling is the whole of it.
-      if (exercise?.module === module && exercise.check === 'none') return;
+      if (exercise?.module === module && exercise.check === 'none') {
+        report({ verdict: 'compiled', passed: 0, total: 0, diagnostics: [] });
+        return;
+      }
       await runCheck();
     } catch (e) {
-      if (context.alive()) view.showReport({ verdict: 'failedToRun', message: e?.message ?? String(e), passed: 0, total: 0, diagnostics: [] }, mode());
+      if (context.alive()) report({ verdict: 'failedToRun', message: e?.message ?? String(e), passed: 0, total: 0, diagnostics: [] });
     }
   }
 
@@ -285,18 +286,14 @@ export function create(context) {
     const method = factsOf(module).method;
     reference ??= wasm.Playground.createCpu();
     const software = isSoftwareAdapter(engine.pg?.adapterName);
-    const limit = software ? SOFTWARE_WATCHDOG_MS : WATCHDOG_MS;
+    // (The checker's engine holds the kernel: every call on it is watched.)
     const runner = {
       run: (flags) =>
-        watched(
-          engine,
-          engine.exec(async (pg) => {
-            pg.setFlags(flags);
-            const r = await pg.run(method);
-            return { ...r, writtenPast: pg.kernelWrittenPast() };
-          }),
-          limit,
-        ),
+        engine.exec(async (pg) => {
+          pg.setFlags(flags);
+          const r = await pg.run(method);
+          return { ...r, writtenPast: pg.kernelWrittenPast() };
+        }),
       reference: (flags) => {
         reference.setFlags(flags);
         return reference.run(method);
@@ -313,7 +310,7 @@ export function create(context) {
         onCase: (k, total, label) => view.showProgress(t('kernel.checking', { k: k + 1, total, label })),
       });
       if (r.verdict === 'hung') hung = compiled.text;
-      if (r.verdict === 'hung' && r.line === 0) r.message = String(limit / 1000);
+      if (r.verdict === 'hung' && r.line === 0) r.message = String(engine.watchdogMs / 1000);
       if (context.alive()) report(r);
     } finally {
       checking = false;
@@ -367,20 +364,24 @@ export function create(context) {
   async function fromLink({ module: name, src }) {
     kept.fromLink = null;
     const f = facts.find((k) => k.module === name);
+    let text;
     try {
       if (!f) throw new Error(t('kernel.unknownKernel', { name, kernels: facts.map((k) => k.module).join(', ') }));
-      const text = src ? await unpackSource(src) : f.wgsl;
-      if (!context.alive()) return;
-      module = /** @type {any} */ (name);
-      kept.module = name;
-      texts.set(module, text);
-      kept.link = { module: name, src };
-      show();
-      view.showLinked(true);
-      await compile();
+      text = src ? await unpackSource(src) : f.wgsl;
     } catch (e) {
+      // Nothing of the link is kept: ours stays, as the alert says.
       context.alert('kernel-link', t('kernel.badLink', { error: e?.message ?? e }));
+      return;
     }
+    if (!context.alive()) return;
+    module = /** @type {any} */ (name);
+    kept.module = name;
+    texts.set(module, text);
+    kept.link = { module: name, src };
+    show();
+    view.showLinked(true);
+    // Refusals and compile errors are the compile's own messages, on their lines.
+    await compile();
   }
 
   /** The new text of the kernel shown, as if typed (the editor follows); compiled and checked after the same pause. */
@@ -393,10 +394,30 @@ export function create(context) {
   }
 
   /** A check now (after a compile, and after the check in flight), for the element's `check()`. */
-  async function checkNow() {
+  function checkNow() {
     clearTimeout(timer);
-    while (checking) await new Promise((resolve) => afterCheck.push(() => resolve(undefined)));
-    await compileAndCheck(false);
+    const text = source();
+    if (asked?.text === text) return asked.promise;
+    const promise = (asked?.promise ?? Promise.resolve())
+      .catch(() => null)
+      .then(() => checkText(text))
+      .finally(() => {
+        if (asked?.promise === promise) asked = null;
+      });
+    asked = { text, promise };
+    return promise;
+  }
+
+  /** The report on `text`, or one saying a newer text took its place. */
+  async function checkText(text) {
+    const superseded = () => ({ verdict: 'superseded', passed: 0, total: 0, diagnostics: [] });
+    for (let tries = 0; tries < 3; tries++) {
+      while (checking) await new Promise((resolve) => afterCheck.push(() => resolve(undefined)));
+      if (source() !== text) return superseded();
+      await compileAndCheck(false);
+      if (lastReport && reportText === text) return structuredClone(lastReport);
+    }
+    return source() === text ? { verdict: 'failedToRun', message: t('kernel.notChecked'), passed: 0, total: 0, diagnostics: [] } : superseded();
   }
 
   const pending = context.offerKernel({
@@ -406,7 +427,7 @@ export function create(context) {
     setSource,
     shown: () => context.visible('kernel'),
     exerciseChanged: () => context.track(readAttributes()),
-    check: () => context.track(checkNow()).then(() => structuredClone(lastReport)),
+    check: () => context.track(checkNow()),
   });
   show();
   context.track(readAttributes().then(() => pending !== null && setSource(pending)));

@@ -5,6 +5,7 @@
 
 import { h, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { codeLines } from '../shared/excerpt.js';
+import { budget } from './instrument.js';
 
 /** The most cells of a row of the counterexample. */
 const SHOWN = 32;
@@ -148,7 +149,7 @@ export class KernelView {
     else delete this.verdict.dataset.failure;
     const cx = report.counterexample;
     const lines = [];
-    if (report.verdict === 'passed') lines.push(t('kernel.verdict.passed', { total: report.total, how: t(`kernel.how.${mode}`) }));
+    if (report.verdict === 'passed') lines.push(t('kernel.verdict.passed', { total: report.total, from: report.from, to: report.to, how: t(`kernel.how.${mode}`) }));
     else if (report.verdict === 'failed') {
       lines.push(t('kernel.verdict.failed', { case: report.case, passed: report.passed, total: report.total }));
       const got = cx?.gotCount ?? cx?.got.length;
@@ -160,7 +161,7 @@ export class KernelView {
       }
     } else {
       const key = report.verdict === 'hung' && !report.line ? 'watchdog' : report.verdict;
-      lines.push(t(`kernel.verdict.${key}`, { line: report.line, case: report.case, message: report.message ?? '', seconds: report.message ?? '' }));
+      lines.push(t(`kernel.verdict.${key}`, { line: report.line, case: report.case, budget: budget(report.n ?? 0), message: report.message ?? '', seconds: report.message ?? '' }));
     }
     replace(
       this.verdict,

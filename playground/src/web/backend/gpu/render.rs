@@ -95,6 +95,15 @@ impl Step<'_> {
             let compaction = compactor
                 .prepare(&buffer, len, self.method, Compactor::DEFAULT_VERTEX_COUNT)?
                 .destroy_on_drop();
+            if teaching::probe_buffer(compactor).is_some() {
+                // A learner's kernel: every slot starts as UNWRITTEN, so that a slot it never
+                // wrote is told apart from one where it wrote index 0.
+                let words = compaction.capacity() as usize;
+                let fill = vec![teaching::UNWRITTEN; words];
+                let (indices, offset) = (compaction.indices(), compaction.indices_offset());
+                let queue = &gpu.shared.context.queue;
+                queue.write_buffer(indices, offset, bytemuck::cast_slice(&fill));
+            }
             *prepared = Some((compaction, uploaded));
         }
         let Some((compaction, _)) = prepared.as_ref() else {
@@ -178,11 +187,11 @@ async fn finish_run(
     let read = pixels.read(device).await?;
     if let Some((at, all)) = probe_at {
         gpu.probe_line.set(teaching::probe_line(&read[at]));
-        // The buffer is new for each run (zeros): a word past the count that is not is a write past it.
+        // Every slot started UNWRITTEN: a word past the count that is not is a write past it.
         let past = read[all]
             .iter()
             .skip(output.count as usize)
-            .position(|&w| w != 0);
+            .position(|&w| w != teaching::UNWRITTEN);
         gpu.written_past
             .set(past.map_or(-1.0, |k| (k as u64 + u64::from(output.count)) as f64));
     }
