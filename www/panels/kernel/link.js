@@ -52,7 +52,8 @@ export async function unpackSource(code) {
   const packed = new ReadableStream({
     pull(controller) {
       if (at >= bytes.length) controller.close();
-      else controller.enqueue(bytes.slice(at, (at += PIECE)));
+      else controller.enqueue(bytes.slice(at, at + PIECE));
+      at += PIECE;
     },
   });
   return readBounded(packed.pipeThrough(new DecompressionStream('deflate-raw')), MAX_SOURCE_BYTES);
