@@ -236,6 +236,8 @@ export interface KernelFacts {
   wgsl: string;
   /** Each entry point and the bindings the host binds to it by name (`live` where it reads the uniform). */
   entryPoints: { name: string; bindings: string[] }[];
+  /** The files the module appends after the learner's text, in order (`shaders/live.wgsl`). */
+  appended: { path: string; wgsl: string }[];
 }
 
 export interface Layout {

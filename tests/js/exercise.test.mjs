@@ -61,3 +61,23 @@ test('kernel-src is same-origin only', () => {
   assert.equal(sameOrigin('https://evil.example/x.wgsl', 'https://docs.example/guide/'), false);
   assert.equal(sameOrigin('javascript:alert(1)', 'https://docs.example/'), false);
 });
+
+test('the read-only parts are read-only to their first and last character: no insertion at the very start, the very end, or between two of them', async () => {
+  const { editable } = await import('../../www/panels/kernel/editor.js');
+  const { text, locked } = startingText(shipped('scan_block'), ['step'], null);
+  const end = text.length;
+  assert.equal(locked[0].from, 0);
+  assert.equal(locked.at(-1).to, end);
+  assert.equal(editable(locked, 0, 0, end), false, 'before the first character');
+  assert.equal(editable(locked, end, end, end), false, 'after the last');
+  const todo = text.indexOf('// TODO');
+  assert.equal(editable(locked, todo, todo, end), true, 'inside the editable body');
+  assert.equal(editable(locked, todo, todo + 7, end), true);
+  // Where the editable body begins and ends, an insertion belongs to it.
+  const body = locked.find((r) => r.to <= todo && locked.some((q) => q.from > todo));
+  assert.equal(editable(locked, body.to, body.to, end), true);
+  assert.equal(editable(locked, 5, 5, end), false, 'inside a locked range');
+  assert.equal(editable(locked, body.to - 1, body.to + 1, end), false, 'a change that reaches into it');
+  assert.equal(editable([{ from: 0, to: 4 }, { from: 4, to: 9 }], 4, 4, 9), false, 'between two locked ranges');
+  assert.equal(editable([], 0, 0, 0), true);
+});

@@ -14,6 +14,7 @@ import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
 import { StatusBar } from './status.js';
 import { controlKind } from '../loader/keys.js';
 import { sheets } from './sheets.js';
+import { learnerSources } from './stepping.js';
 
 /**
  * What a panel module's `create(context)` returns; every hook is optional.
@@ -25,6 +26,8 @@ import { sheets } from './sheets.js';
  *   methodChanged?(method: string): void,
  *   showResult?(r: any): void,
  *   engineChanged?(engine: any, sources: any[]): void,
+ *   kernelStepping?(state: import('./stepping.js').SteppingState): void,
+ *   sourcesChanged?(sources: any[]): void,
  *   refresh?(signal: AbortSignal): Promise<void>,
  *   shown?(): void,
  *   stepper?: any,
@@ -243,6 +246,20 @@ export class Playground {
   engineChanged(engine) {
     this.sources = engine.pg.kernelSources();
     this.each('engineChanged', engine, this.sources);
+  }
+
+  /** A learner's kernel runs on the page, or ours again: the panels say so, the code panels show its text. */
+  kernelStepping(state) {
+    const pg = this.session.engine?.pg;
+    if (pg) this.sources = learnerSources(pg.kernelSources(), this.session.wasm, this.session.stepping.active);
+    this.each('kernelStepping', state);
+    if (this.sources) this.each('sourcesChanged', this.sources);
+  }
+
+  /** The stepper shown, brought into view (the learner pressed Step through it, far below). */
+  revealStepper() {
+    const name = this.visible?.[SCAN_STEPPER] ? SCAN_STEPPER : this.visible?.[TILE_VIEW] ? TILE_VIEW : null;
+    if (name) this.cards[name].scrollIntoView({ block: 'start' });
   }
 
   /** The draw panel on `engine`; false when no draw panel is built. */

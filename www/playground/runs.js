@@ -77,6 +77,8 @@ export class Runs {
         const t0 = performance.now();
         const r = await pg.run(method);
         r.ms = performance.now() - t0;
+        // Whose kernel ran: a learner's, stepped on the page, or ours (null).
+        r.kernel = engine.kernel;
         return r;
       });
       if (!result || signal.aborted) return;
@@ -113,6 +115,8 @@ export class Runs {
         s.updateUrl();
         s.changed('too-large');
       }
+    } else if (e?.kind === 'watchdog') {
+      s.alert('gpu-run', s.t('work.watchdog', { seconds: e.seconds }));
     } else {
       s.alert('gpu-run', s.t('work.runFailed', { error: e?.message ?? e }));
     }

@@ -10,6 +10,7 @@
 //   attributes.js  an attribute changed after start-up
 //   runs.js        the runs, what they gave, the side engines
 //   recovery.js    device loss and the way back to the GPU
+//   stepping.js    a learner's kernel stepped on the page, and ours again
 // The view (./playground.js) shows what it computes; the panels (www/panels/)
 // see it only through their context (./context.js).
 
@@ -18,6 +19,7 @@ import { methodNames, isTileMethod } from '../core/layout.js';
 import { ASK_ABOVE, DEFAULT_PRESET, tooBig, MAX_CELLS, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute } from '../core/state.js';
 import { UrlSync } from '../core/url-sync.js';
 import { Recovery } from './recovery.js';
+import { Stepping } from './stepping.js';
 import { Runs, BIG, nextFrame } from './runs.js';
 import { startState, hashError } from './startup.js';
 import { attributeChanged } from './attributes.js';
@@ -38,6 +40,8 @@ const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
  *   showResult(r: any): void,
  *   afterRun(signal: AbortSignal, what: { traces: boolean, slots: boolean }): Promise<void>,
  *   engineChanged(engine: Engine): void,
+ *   kernelStepping(state: import('./stepping.js').SteppingState): void,
+ *   revealStepper(): void,
  *   attachDraw(engine: Engine, mode: string): Promise<boolean>,
  *   reattachDraw(pg: any): any,
  *   showPanels(): void,
@@ -80,9 +84,10 @@ export class Session {
     /** @type {string | null} */
     this.pendingKernelSource = null;
     /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
-    /** `active`: the learner's kernel runs on the page's own playground (Step through it). */
     /** `link`: the kernel the URL carries (`{ module, src }`), `fromLink`: the one a link brought, until the panel takes it. */
-    this.kernelState = { module: null, texts: new Map(), active: null, link: null, fromLink: null };
+    this.kernelState = { module: null, texts: new Map(), link: null, fromLink: null };
+    /** A learner's kernel stepped on the page's own engine, and ours again (./stepping.js). */
+    this.stepping = new Stepping(this);
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
@@ -277,6 +282,8 @@ export class Session {
 
   /** Shows the engine: where it runs, its methods, its sources. */
   showEngine() {
+    // A lost device took the learner's kernel with it: the page runs ours, and says so.
+    if (this.stepping.active?.gpu && !this.engine?.kernel) this.stepping.leave('engine');
     const methods = this.methods();
     if (!methods.includes(this.method)) this.method = methods[0];
     this.view?.status.showBackend(this.engine, this.view.root);
@@ -458,6 +465,7 @@ export class Session {
   }
 
   setFlags(flags, preset, why) {
+    this.stepping.changed(why);
     this.edited();
     this.flags = flags;
     this.preset = preset;
@@ -476,6 +484,7 @@ export class Session {
 
   setMethod(method, why = 'method') {
     if (method === this.method) return;
+    this.stepping.changed(why);
     if (why === 'method') this.edited();
     const wasTile = isTileMethod(this.method);
     this.method = method;

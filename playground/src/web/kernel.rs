@@ -18,7 +18,8 @@ use wgpu_compaction::teaching::{kernel_facts as facts_of, KernelOverride, OVERRI
 pub const MAX_KERNEL_BYTES: usize = 1024 * 1024;
 
 /// The kernels a learner may replace: `[{ module, method, path, wgsl,
-/// entryPoints: [{ name, bindings: [names] }] }]` (`live` among the bindings
+/// entryPoints: [{ name, bindings: [names] }], appended: [{ path, wgsl }] }]`
+/// (the files the module appends after the learner's; `live` among the bindings
 /// where the entry point reads the uniform of `shaders/live.wgsl`, which the
 /// module appends after the learner's text).
 #[wasm_bindgen(js_name = kernelFacts)]
@@ -35,12 +36,18 @@ pub fn kernel_facts() -> JsValue {
                     object(&[("name", (*name).into()), ("bindings", names.into())])
                 })
                 .collect();
+            let appended: Array = facts
+                .appended
+                .iter()
+                .map(|&(path, wgsl)| object(&[("path", path.into()), ("wgsl", wgsl.into())]))
+                .collect();
             object(&[
                 ("module", facts.module.into()),
                 ("method", facts.method.name().into()),
                 ("path", facts.path.into()),
                 ("wgsl", facts.wgsl.into()),
                 ("entryPoints", entry_points.into()),
+                ("appended", appended.into()),
             ])
         })
         .collect();

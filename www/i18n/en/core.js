@@ -71,6 +71,8 @@ export const messages = {
   'result.ranOn': 'ran on',
   'result.gpu': 'GPU',
   'result.ran': '{where}: {method}',
+  'work.watchdog': 'Your kernel’s run did not end within {seconds} s: the page gave its GPU device up, runs our kernels on the CPU reference until a new device comes, and does not run yours again by itself.',
+  'result.learner': 'Your {module} in ours’ place, on its smallest failing case: the count, the list and the steppers are its run of {method}, not ours.',
   'result.ranIn': '{where}: {method} in {ms} ms (with readback)',
   'result.ranInCpu': '{where}: {method} in {ms} ms',
   'result.compiled': 'Before its first run, {method}’s pipelines took {seconds} s to compile; that is not in the run’s time.',

@@ -71,6 +71,8 @@ export const messages = {
   'result.ranOn': 'se ejecutó en',
   'result.gpu': 'GPU',
   'result.ran': '{where}: {method}',
+  'work.watchdog': 'La ejecución de tu kernel no terminó en {seconds} s: la página abandonó su dispositivo GPU, ejecuta nuestros kernels en la referencia de CPU hasta que llegue uno nuevo y no vuelve a ejecutar el tuyo por sí sola.',
+  'result.learner': 'Tu {module} en lugar del nuestro, con su caso fallido más pequeño: el recuento, la lista y los pasos son de su ejecución de {method}, no de la nuestra.',
   'result.ranIn': '{where}: {method} en {ms} ms (incluida la lectura desde la GPU)',
   'result.ranInCpu': '{where}: {method} en {ms} ms',
   'result.compiled': 'Antes de su primera ejecución, los pipelines de {method} tardaron {seconds} s en compilarse; eso no cuenta en el tiempo de la ejecución.',

@@ -31,6 +31,7 @@ export function create(context) {
       const mark = context.currentMark();
       if (mark.ref) code.mark(mark.ref, mark.method);
     },
+    sourcesChanged: (sources) => code.setSources(sources, context.engine()?.backend ?? 'cpu'),
     showResult: (r) => code.follow(r.method),
     mark: (ref, method) => code.mark(ref, method),
   };

@@ -67,6 +67,22 @@ const highlight = HighlightStyle.define([
  * @param {{ parent: HTMLElement, root: ShadowRoot | Document, text: string, label: string,
  *   readOnly?: { from: number, to: number }[], onChange: (text: string) => void }} options
  */
+/**
+ * Whether a change of `from`…`to` (an insertion where they are equal) stays
+ * out of the `locked` ranges of a text `end` long: an insertion may sit where an
+ * editable part begins or ends, not inside a locked range, between two of them,
+ * nor before or after the text where a locked range starts or ends it.
+ * @param {{ from: number, to: number }[]} locked  @param {number} from  @param {number} to  @param {number} end
+ */
+export function editable(locked, from, to, end) {
+  if (from < to) return !locked.some((r) => from < r.to && to > r.from);
+  if (locked.some((r) => r.from < from && from < r.to)) return false;
+  const starts = locked.some((r) => r.from === from);
+  const ends = locked.some((r) => r.to === from);
+  if (starts && ends) return false;
+  return !((starts && from === 0) || (ends && from === end));
+}
+
 export function createEditor({ parent, root, text, label, readOnly = [], onChange }) {
   /** @type {{ from: number, to: number }[]} */
   let locked = readOnly;
@@ -88,8 +104,9 @@ export function createEditor({ parent, root, text, label, readOnly = [], onChang
         EditorState.changeFilter.of((tr) => {
           if (!locked.length) return true;
           let ok = true;
+          const end = tr.startState.doc.length;
           tr.changes.iterChangedRanges((from, to) => {
-            if (locked.some((r) => from < r.to && to > r.from)) ok = false;
+            if (!editable(locked, from, to, end)) ok = false;
           });
           return ok;
         }),

@@ -323,28 +323,15 @@ export function create(context) {
     }
   }
 
-  /** The smallest failing case on the page's flags, the visitor's kernel on the page's playground. */
+  /** The smallest failing case on the page's flags, the visitor's kernel on the page's playground (the session's stepping). */
   async function stepThrough() {
     const cx = lastReport?.counterexample;
-    const engine = context.engine();
-    if (!engine || !cx || !compiled.ok) return;
-    const flags = Uint32Array.from(cx.flags);
-    if (engine.backend === 'gpu') {
-      await engine.exec((pg) => pg.setKernel(compiled.module, compiled.wgsl, true));
-      kept.active = { module: compiled.module, openAtWrong: true };
-      view.showStepping(true);
-    }
-    if (context.method() !== factsOf(compiled.module).method) context.setMethod(factsOf(compiled.module).method);
-    context.setFlags(flags, null, 'counterexample');
+    if (!context.engine() || !cx || !compiled.ok) return;
+    const { module: name, text, wgsl } = compiled;
+    await context.stepKernel({ module: name, text, wgsl, flags: Uint32Array.from(cx.flags), method: factsOf(name).method });
   }
 
-  async function useOurs() {
-    const engine = context.engine();
-    kept.active = null;
-    view.showStepping(false);
-    if (engine?.backend === 'gpu') await engine.exec((pg) => pg.clearKernel());
-    await context.run();
-  }
+  const useOurs = () => context.leaveKernel();
 
   /**
    * The URL carries the visitor's text (none when it is ours); a text too long
@@ -434,10 +421,9 @@ export function create(context) {
   return {
     element: view.element,
     styles: [codeSheet(), sheet()],
+    kernelStepping: (state) => view.showStepping(state),
     engineChanged: (engine) => {
-      // A new engine (a lost device, a retry): its playground runs our kernels; the checker is remade.
-      kept.active = null;
-      view.showStepping(false);
+      // A new engine (a lost device, a retry): the checker is remade.
       checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
       checkerPromise = null;
       // A link's kernel, once the engine is the one the page settles on (not the CPU reference of the start).

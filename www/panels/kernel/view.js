@@ -37,6 +37,7 @@ export class KernelView {
     this.stepButton = h('button', { type: 'button', 'data-testid': 'kernel-step', onclick: onStep, hidden: true }, t('kernel.step'));
     this.stepNote = h('p', { class: 'note', hidden: true }, t('kernel.stepNote'), ' ', h('button', { type: 'button', 'data-testid': 'kernel-ours', onclick: onOurs }, t('kernel.useOurs')));
     this.linked = h('p', { class: 'note', 'data-testid': 'kernel-linked', hidden: true }, t('kernel.linked'));
+    this.leftNote = h('p', { class: 'note', 'data-testid': 'kernel-left', role: 'status', hidden: true });
     this.tooLong = h('p', { class: 'note', 'data-testid': 'kernel-too-long', hidden: true });
     this.element = h(
       'div',
@@ -54,6 +55,7 @@ export class KernelView {
       this.counterexample,
       h('p', {}, this.stepButton),
       this.stepNote,
+      this.leftNote,
     );
   }
 
@@ -232,8 +234,16 @@ export class KernelView {
     replace(this.tooLong, this.t('kernel.tooLong'), ' ', link);
   }
 
-  /** The other panels run the learner's kernel (after Step through it), or ours again. */
-  showStepping(on) {
-    this.stepNote.hidden = !on;
+  /**
+   * The other panels run the learner's kernel (after Step through it), or ours
+   * again: when the page brought ours back by itself (other flags, another
+   * method, a new device), said.
+   * @param {import('../../playground/stepping.js').SteppingState} state
+   */
+  showStepping(state) {
+    this.stepNote.hidden = !state.active;
+    const left = !state.active && state.left && state.left !== 'asked' ? this.t(`kernel.left.${state.left}`) : '';
+    this.leftNote.textContent = left;
+    this.leftNote.hidden = !left;
   }
 }

@@ -111,6 +111,14 @@ export class ResultPanel {
         ? t(r.backend === 'gpu' ? 'result.ranIn' : 'result.ranInCpu', { where, method: r.method, ms: r.ms < 10 ? t.fixed(r.ms, 1) : t.num(Math.round(r.ms)) })
         : t('result.ran', { where, method: r.method });
     this.ranOn.dataset.ms = r.ms === undefined ? '' : String(r.ms);
+    // A learner's kernel in ours' place (Step through it): the description says whose run this is.
+    if (r.kernel) {
+      this.methodAbout.textContent = t('result.learner', { module: r.kernel, method: r.method });
+      this.methodAbout.dataset.learner = r.kernel;
+    } else if (this.methodAbout.dataset.learner) {
+      delete this.methodAbout.dataset.learner;
+      this.describe(r.method);
+    }
     this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);
     this.compiled.textContent = compileMs === null ? '' : t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
     const shown = Math.min(r.indices.length, RESULT_ITEMS);

@@ -77,7 +77,7 @@ export function create(context) {
     // The atomic and packed traces leave the flags out: they are the ones traced.
     trace.flags ??= traced;
     // The learner's kernel runs on the page (the kernel panel's Step through it): its buffers against ours.
-    const learner = context.kernelState().active;
+    const learner = context.stepping().active;
     let reference = null;
     let start = context.takeStart(['step', 'block']);
     if (learner && context.engine()?.backend === 'gpu' && flags.length <= max && model.ordered) {
@@ -86,10 +86,7 @@ export function create(context) {
       reference = await traceOf(mirror);
       if (signal.aborted) return;
       reference.flags ??= flags;
-      if (learner.openAtWrong) {
-        learner.openAtWrong = false;
-        start = { ...start, ...firstWrong(trace, reference, t, model) };
-      }
+      if (context.takeOpenAtWrong()) start = { ...start, ...firstWrong(trace, reference, t, model) };
       note = [note, t('scan.learner')].filter(Boolean).join(' ');
     } else if (learner && context.engine()?.backend === 'gpu') {
       note = [note, t('scan.learnerUnordered')].filter(Boolean).join(' ');
@@ -106,6 +103,7 @@ export function create(context) {
     stepper,
     refresh,
     engineChanged: (_engine, sources) => stepper.code.setSources(sources),
+    sourcesChanged: (sources) => stepper.code.setSources(sources),
     destroy: () => {
       stepper.destroy();
       mirror?.free();

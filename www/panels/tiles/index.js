@@ -57,6 +57,7 @@ export function create(context) {
     stepper: tiles,
     refresh,
     engineChanged: (_engine, sources) => tiles.code.setSources(sources),
+    sourcesChanged: (sources) => tiles.code.setSources(sources),
     destroy: () => tiles.destroy(),
   };
 }
