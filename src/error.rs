@@ -121,6 +121,14 @@ pub enum Error {
         /// The capacity in objects.
         capacity: u64,
     },
+    /// The draw's `first_instance` plus the most instances it can draw passes
+    /// `u32::MAX`: the last `instance_index`es would wrap.
+    InstanceOverflow {
+        /// The first instance asked for.
+        first_instance: u32,
+        /// The most instances the draw can count (the capacity, or `max_visible`).
+        instances: u64,
+    },
     /// A live length past the compaction's capacity.
     LengthTooLarge {
         /// The length asked for.
@@ -235,6 +243,15 @@ impl std::fmt::Display for Error {
                 f,
                 "index_base {index_base} plus a capacity of {capacity} objects passes u32::MAX \
                  ({}): the last indices would wrap",
+                u32::MAX
+            ),
+            Error::InstanceOverflow {
+                first_instance,
+                instances,
+            } => write!(
+                f,
+                "first_instance {first_instance} plus up to {instances} instances passes \
+                 u32::MAX ({}): the last instance indices would wrap",
                 u32::MAX
             ),
             Error::LengthTooLarge { len, capacity } => write!(

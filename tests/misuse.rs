@@ -6,8 +6,8 @@
 mod common;
 
 use wgpu_compaction::{
-    CompactionDesc, Compactor, DrawArgs, Error, Input, Method, PayloadDesc, SegmentsDesc,
-    LENGTH_SLOTS,
+    CompactionDesc, Compactor, DrawArgs, Error, IndexedIndirectArgs, Input, Method, PayloadDesc,
+    SegmentsDesc, LENGTH_SLOTS,
 };
 
 /// `f()`, asserting that it raised no GPU error.
@@ -918,6 +918,26 @@ fn an_index_base_that_would_wrap_is_refused_and_a_short_range_names_its_offset()
             Some(Error::IndexOverflow {
                 index_base: base_for_last(u32::MAX) + 1,
                 capacity: 1000
+            }),
+            "{method}"
+        );
+        // The same of the draw's first instance: the last instance index is first_instance + 999.
+        let with_first = |first_instance: u32| {
+            compactor.prepare_with(&CompactionDesc {
+                draw: DrawArgs::Indexed(IndexedIndirectArgs {
+                    index_count: 3,
+                    first_instance,
+                    ..Default::default()
+                }),
+                ..CompactionDesc::new(&flags, 1000, method)
+            })
+        };
+        assert!(with_first(base_for_last(u32::MAX)).is_ok(), "{method}");
+        assert_eq!(
+            with_first(base_for_last(u32::MAX) + 1).err(),
+            Some(Error::InstanceOverflow {
+                first_instance: base_for_last(u32::MAX) + 1,
+                instances: 1000
             }),
             "{method}"
         );

@@ -78,6 +78,18 @@ test('the read-only parts are read-only to their first and last character: no in
   assert.equal(editable(locked, body.to, body.to, end), true);
   assert.equal(editable(locked, 5, 5, end), false, 'inside a locked range');
   assert.equal(editable(locked, body.to - 1, body.to + 1, end), false, 'a change that reaches into it');
-  assert.equal(editable([{ from: 0, to: 4 }, { from: 4, to: 9 }], 4, 4, 9), false, 'between two locked ranges');
+  assert.equal(
+    editable(
+      [
+        { from: 0, to: 4 },
+        { from: 4, to: 9 },
+      ],
+      4,
+      4,
+      9,
+    ),
+    false,
+    'between two locked ranges',
+  );
   assert.equal(editable([], 0, 0, 0), true);
 });

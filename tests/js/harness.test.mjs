@@ -159,3 +159,32 @@ test('a run the watchdog gave up on is hung without a line, and nothing more is 
   const report = await check(gaveUp, { cases: ladder(), mode: 'exact' });
   assert.deepEqual([report.verdict, report.line, report.passed, probes], ['hung', 0, 0, 0]);
 });
+
+test('the shrinker keeps a case whose stepped run shows the damage, and the report says where; passing cases say the sizes they ran', async () => {
+  // A race of sorts: every run drops the last visible index, but its stepped run shows it only from 40 flags on.
+  const racy = runner('scan', (flags) => visibleWhere(flags, (f) => f !== 0).slice(0, -1));
+  let traced = 0;
+  racy.damage = async (flags) => {
+    traced++;
+    return flags.length >= 40 ? { step: 11, kind: 'blocksum', level: 0, index: 0, yours: 1626, ours: 40 } : null;
+  };
+  const report = await check(racy, { cases: ladder([300]), mode: 'exact' });
+  assert.equal(report.failure, 'missing');
+  assert.ok(report.counterexample.flags.length >= 40, `${report.counterexample.flags.length} flags`);
+  assert.ok(report.counterexample.flags.length < 300);
+  assert.equal(report.counterexample.damage.kind, 'blocksum');
+  assert.ok(traced > 1);
+  // Without a stepped run to show it, it shrinks as far as the failure goes.
+  const plain = runner('scan', (flags) => visibleWhere(flags, (f) => f !== 0).slice(0, -1));
+  const shrunk = await check(plain, { cases: ladder([300]), mode: 'exact' });
+  assert.equal(shrunk.counterexample.flags.length, 1);
+  assert.equal(shrunk.counterexample.damage, null);
+  // The count told is the run's own count, beside ours.
+  assert.equal(shrunk.counterexample.gotCount, 0);
+  assert.equal(shrunk.counterexample.expectedCount, 1);
+  const passed = await check(
+    runner('scan', (flags) => visibleWhere(flags, (f) => f !== 0)),
+    { cases: ladder([1, 255, 256, 257, 4097]), mode: 'exact' },
+  );
+  assert.deepEqual([passed.verdict, passed.total, passed.from, passed.to], ['passed', 10, 1, 4097]);
+});

@@ -14,7 +14,6 @@ import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
 import { StatusBar } from './status.js';
 import { controlKind } from '../loader/keys.js';
 import { sheets } from './sheets.js';
-import { learnerSources } from './stepping.js';
 
 /**
  * What a panel module's `create(context)` returns; every hook is optional.
@@ -249,11 +248,10 @@ export class Playground {
   }
 
   /** A learner's kernel runs on the page, or ours again: the panels say so, the code panels show its text. */
-  kernelStepping(state) {
-    const pg = this.session.engine?.pg;
-    if (pg) this.sources = learnerSources(pg.kernelSources(), this.session.wasm, this.session.stepping.active);
+  kernelStepping(state, sources) {
+    if (sources) this.sources = sources;
     this.each('kernelStepping', state);
-    if (this.sources) this.each('sourcesChanged', this.sources);
+    if (sources) this.each('sourcesChanged', sources);
   }
 
   /** The stepper shown, brought into view (the learner pressed Step through it, far below). */

@@ -19,7 +19,6 @@ import { methodNames, isTileMethod } from '../core/layout.js';
 import { ASK_ABOVE, DEFAULT_PRESET, tooBig, MAX_CELLS, flagsText, formatHash, formatPresetAttribute, ignoredMessage, parseFlagsAttribute } from '../core/state.js';
 import { UrlSync } from '../core/url-sync.js';
 import { Recovery } from './recovery.js';
-import { Stepping } from './stepping.js';
 import { Runs, BIG, nextFrame } from './runs.js';
 import { startState, hashError } from './startup.js';
 import { attributeChanged } from './attributes.js';
@@ -40,7 +39,7 @@ const WARM_UP = new Uint32Array([1, 0, 0, 1, 1, 0, 1, 0, 0, 1]);
  *   showResult(r: any): void,
  *   afterRun(signal: AbortSignal, what: { traces: boolean, slots: boolean }): Promise<void>,
  *   engineChanged(engine: Engine): void,
- *   kernelStepping(state: import('./stepping.js').SteppingState): void,
+ *   kernelStepping(state: import('./stepping.js').SteppingState, sources: any[] | null): void,
  *   revealStepper(): void,
  *   attachDraw(engine: Engine, mode: string): Promise<boolean>,
  *   reattachDraw(pg: any): any,
@@ -86,8 +85,12 @@ export class Session {
     /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
     /** `link`: the kernel the URL carries (`{ module, src }`), `fromLink`: the one a link brought, until the panel takes it. */
     this.kernelState = { module: null, texts: new Map(), link: null, fromLink: null };
-    /** A learner's kernel stepped on the page's own engine, and ours again (./stepping.js). */
-    this.stepping = new Stepping(this);
+    /**
+     * A learner's kernel stepped on the page's own engine, and ours again
+     * (./stepping.js, fetched with the first Step through it).
+     * @type {import('./stepping.js').Stepping | null}
+     */
+    this.stepping = null;
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
     /** Where the steppers start once a trace is in: `{ step, block, tile }` from the hash or the attributes. */
@@ -283,7 +286,7 @@ export class Session {
   /** Shows the engine: where it runs, its methods, its sources. */
   showEngine() {
     // A lost device took the learner's kernel with it: the page runs ours, and says so.
-    if (this.stepping.active?.gpu && !this.engine?.kernel) this.stepping.leave('engine');
+    if (this.stepping?.active?.gpu && !this.engine?.kernel) this.stepping.leave('engine');
     const methods = this.methods();
     if (!methods.includes(this.method)) this.method = methods[0];
     this.view?.status.showBackend(this.engine, this.view.root);
@@ -465,7 +468,7 @@ export class Session {
   }
 
   setFlags(flags, preset, why) {
-    this.stepping.changed(why);
+    this.stepping?.changed(why);
     this.edited();
     this.flags = flags;
     this.preset = preset;
@@ -484,7 +487,7 @@ export class Session {
 
   setMethod(method, why = 'method') {
     if (method === this.method) return;
-    this.stepping.changed(why);
+    this.stepping?.changed(why);
     if (why === 'method') this.edited();
     const wasTile = isTileMethod(this.method);
     this.method = method;
@@ -587,6 +590,15 @@ export class Session {
 
   get lastResult() {
     return this.runs.lastResult;
+  }
+
+  /** The stepping room, made (and its module fetched) the first time a learner's kernel is stepped. */
+  async steppingRoom() {
+    if (!this.stepping) {
+      const { Stepping } = await import('./stepping.js');
+      this.stepping ??= new Stepping(this);
+    }
+    return this.stepping;
   }
 
   // ------------------------------------------------------- events, state --

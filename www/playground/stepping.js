@@ -37,7 +37,7 @@ export class Stepping {
     if (gpu) await engine.useKernel(module, wgsl);
     if (s.destroyed || s.engine !== engine) return;
     this.active = { module, text, method, flags, openAtWrong: true, gpu };
-    s.view?.kernelStepping(this.state());
+    s.view?.kernelStepping(this.state(), this.sources());
     if (s.method !== method) s.setMethod(/** @type {any} */ (method), 'counterexample');
     s.view?.showFlags(flags, null);
     s.setFlags(flags, null, 'counterexample');
@@ -58,7 +58,7 @@ export class Stepping {
     this.saved = null;
     // Queued on the engine before any run the change that brought us here starts.
     const ours = s.engine?.kernel ? s.engine.useOurs().catch(() => undefined) : Promise.resolve();
-    s.view?.kernelStepping({ active: false, module: was.module, left: why });
+    s.view?.kernelStepping({ active: false, module: was.module, left: why }, this.sources());
     if (why === 'asked' && saved) {
       if (saved.method !== s.method) s.setMethod(saved.method, 'kernel');
       s.view?.showFlags(saved.flags, saved.preset);
@@ -77,6 +77,12 @@ export class Stepping {
     const open = Boolean(this.active?.openAtWrong);
     if (this.active) this.active.openAtWrong = false;
     return open;
+  }
+
+  /** The page's kernel sources, with the learner's text while it is stepped. */
+  sources() {
+    const pg = this.session.engine?.pg;
+    return pg ? learnerSources(pg.kernelSources(), this.session.wasm, this.active) : null;
   }
 
   /** @returns {SteppingState} */

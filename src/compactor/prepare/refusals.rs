@@ -8,7 +8,7 @@ use crate::compactor::Compactor;
 use crate::error::{Error, Result};
 use crate::gpu::kernel::holds;
 use crate::layout::{MAX_PAYLOAD_WORDS, WORD};
-use crate::output::Segment;
+use crate::output::{DrawArgs, Segment};
 use crate::Method;
 
 use super::desc::{input_words, out_capacity, segment_args_words, BufferAt, CompactionDesc, Input};
@@ -40,6 +40,17 @@ impl Compactor {
             return Err(Error::IndexOverflow {
                 index_base: desc.index_base,
                 capacity: desc.capacity,
+            });
+        }
+        // The last instance drawn is first_instance + instance_count - 1.
+        let first_instance = match desc.draw {
+            DrawArgs::NonIndexed(args) => args.first_instance,
+            DrawArgs::Indexed(args) => args.first_instance,
+        };
+        if u64::from(first_instance) + out > u64::from(u32::MAX) + 1 {
+            return Err(Error::InstanceOverflow {
+                first_instance,
+                instances: out,
             });
         }
         if desc.input == Input::Bits && !method.reads_bits() {

@@ -131,13 +131,17 @@ export function compare(flags, expected, got, mode) {
  *   failure?: string, passed: number, total: number, case?: string, line?: number, message?: string,
  *   from?: number, to?: number, n?: number,
  *   diagnostics: object[],
- *   counterexample?: { flags: number[], expected: number[], got: number[], at: number, index: number, shrunkFrom: number, runs: number },
+ *   counterexample?: { flags: number[], expected: number[], got: number[], gotCount: number, expectedCount: number, at: number, index: number,
+ *     shrunkFrom: number, runs: number, damage?: import('./damage.js').Damage | null },
  * }} KernelReport
  * @typedef {{
  *   run(flags: Uint32Array): Promise<Output>,
  *   reference(flags: Uint32Array): Output | Promise<Output>,
  *   probe(): Promise<number>,
+ *   damage?(flags: Uint32Array): Promise<import('./damage.js').Damage | null>,
  * }} Runner
+ *   `damage`: where a stepped run of the flags first differs from ours (a scan kernel's trace; null where it
+ *   agrees or cannot be traced)
  */
 
 /**
@@ -163,10 +167,14 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
     let mismatch = judged.mismatch;
     if (!mismatch && mode === 'exact' && c.n >= REPEAT_FROM) mismatch = await repeatable(runner, c.flags, judged.got);
     if (mismatch) {
-      const failing = mismatch.failure === 'nondeterministic' ? null : await shrink(runner, c.flags, mismatch.failure, mode, { deadline: Date.now() + shrinkMs, signal });
+      // Where the failing case's stepped run shows the damage, the shrunk one must show it too.
+      const shown = runner.damage ? await runner.damage(c.flags).catch(() => null) : null;
+      const shrinking = { deadline: Date.now() + shrinkMs, signal, damaged: Boolean(shown) };
+      const failing = mismatch.failure === 'nondeterministic' ? null : await shrink(runner, c.flags, mismatch.failure, mode, shrinking);
       const flags = failing?.flags ?? c.flags;
       const last = failing?.judged ?? judged;
       const expected = await runner.reference(flags);
+      const damage = failing && shown ? await runner.damage?.(flags).catch(() => null) : shown;
       return {
         verdict: 'failed',
         failure: mismatch.failure,
@@ -178,6 +186,9 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
           flags: Array.from(flags),
           expected: Array.from(expected.indices),
           got: Array.from(last.got?.indices ?? []),
+          gotCount: last.got?.count ?? 0,
+          expectedCount: expected.count,
+          damage: damage ?? null,
           at: (failing?.judged.mismatch ?? mismatch).at,
           index: (failing?.judged.mismatch ?? mismatch).index,
           shrunkFrom: c.flags.length,
@@ -225,11 +236,14 @@ async function repeatable(runner, flags, first) {
  * A smaller case failing in the same class (delta debugging: drop chunks of
  * flags, halving the chunk until none can go, then make the values plain 1s
  * and drop visible flags one at a time), within `budget` runs and `deadline`.
- * A 1-minimal case, not a guaranteed minimum.
+ * A 1-minimal case, not a guaranteed minimum. `damaged`: a candidate counts only
+ * if its stepped run also shows where it goes wrong (`runner.damage`), so that
+ * stepping the case shows the fault (a race that shrinks to a case whose trace
+ * runs clean teaches nothing).
  * @param {Runner} runner  @param {Uint32Array} flags  @param {FailureClass} failure  @param {'exact' | 'unordered'} mode
- * @param {{ budget?: number, deadline?: number, signal?: AbortSignal }} [options]
+ * @param {{ budget?: number, deadline?: number, signal?: AbortSignal, damaged?: boolean }} [options]
  */
-export async function shrink(runner, flags, failure, mode, { budget = SHRINK_RUNS, deadline = Infinity, signal } = {}) {
+export async function shrink(runner, flags, failure, mode, { budget = SHRINK_RUNS, deadline = Infinity, signal, damaged = false } = {}) {
   let keep = flags;
   let keptJudged = null;
   let runs = 0;
@@ -239,6 +253,7 @@ export async function shrink(runner, flags, failure, mode, { budget = SHRINK_RUN
     runs++;
     const judged = await judge(runner, candidate, mode);
     if (judged.mismatch?.failure !== failure) return false;
+    if (damaged && !(await runner.damage?.(candidate).catch(() => null))) return false;
     keep = candidate;
     keptJudged = judged;
     return true;

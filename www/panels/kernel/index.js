@@ -10,6 +10,7 @@ import { KernelView } from './view.js';
 import { instrument, MAX_DIAGNOSTICS, toSource } from './instrument.js';
 import { layout } from '../../core/layout.js';
 import { check, ladder } from './harness.js';
+import { firstDamage } from './damage.js';
 import { MAX_LINK_CHARS, MAX_SOURCE_BYTES, packSource, readBounded, unpackSource } from './link.js';
 import { readExercise, sameOrigin, startingText } from './exercise.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
@@ -299,6 +300,19 @@ export function create(context) {
         return reference.run(method);
       },
       probe: () => engine.exec((pg) => pg.kernelProbe()),
+      // A scan kernel's stepped run against ours: where it first goes wrong.
+      damage:
+        method === 'scan' && mode() === 'exact'
+          ? async (flags) => {
+              if (flags.length === 0 || flags.length > layout.maxTraceFlags) return null;
+              const yours = await engine.exec(async (pg) => {
+                pg.setFlags(flags);
+                return pg.scanTrace();
+              });
+              reference.setFlags(flags);
+              return firstDamage(yours, await reference.scanTrace());
+            }
+          : undefined,
     };
     checking = true;
     view.setBusy(true);

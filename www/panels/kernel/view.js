@@ -6,6 +6,7 @@
 import { h, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { codeLines } from '../shared/excerpt.js';
 import { budget } from './instrument.js';
+import { UNWRITTEN } from './harness.js';
 
 /** The most cells of a row of the counterexample. */
 const SHOWN = 32;
@@ -155,7 +156,8 @@ export class KernelView {
     else if (report.verdict === 'failed') {
       lines.push(t('kernel.verdict.failed', { case: report.case, passed: report.passed, total: report.total }));
       const got = cx?.gotCount ?? cx?.got.length;
-      lines.push(t(`kernel.failure.${report.failure}`, { index: cx?.index, at: cx?.at, got, expected: cx?.expected.length }));
+      lines.push(t(`kernel.failure.${report.failure}`, { index: cx?.index, at: cx?.at, got, expected: cx?.expectedCount ?? cx?.expected.length }));
+      if (cx?.damage) lines.push(this.damageLine(cx.damage));
       if (cx) {
         const one = cx.flags.length === 1 ? '.one' : '';
         const params = { from: cx.shrunkFrom, n: cx.flags.length, runs: cx.runs };
@@ -173,6 +175,14 @@ export class KernelView {
       replace(this.counterexample, this.renderCounterexample(cx));
       this.stepButton.hidden = false;
     }
+  }
+
+  /** Where the stepped run first differs from ours, in the stepper's own step numbers. */
+  damageLine(d) {
+    const t = this.t;
+    const what = t(`kernel.damage.${d.kind}`, { s: d.s ?? 0, level: d.level });
+    const value = (v) => (v === null ? '—' : v === UNWRITTEN ? t('kernel.notRecorded') : t.num(v));
+    return t(d.index < 0 ? 'kernel.damageCount' : 'kernel.damage', { step: d.step, what, index: d.index, yours: value(d.yours), ours: value(d.ours) });
   }
 
   /** The flags around the index at fault, then the output slots around the first difference. */

@@ -59,6 +59,8 @@ function perBlockWindow(count, block) {
 
 /** A cell no invocation has written (yet): an invisible flag's slot. */
 export const BLANK = '·';
+/** A snapshot a learner's kernel never recorded (its loop ended before that step). */
+export const NOT_RECORDED = '∅';
 
 /** `n` cells, column `c` from `fill(c)` (the other steppers' models build their rows with it). */
 export function cells(n, fill) {
@@ -95,7 +97,9 @@ function cellsOf(values, start, live, extra = {}) {
   /** @type {Cell[]} */
   const cells = [];
   for (let col = 0; col < live; col++) {
-    cells.push({ col, i: start + col, inv: col, value: values[start + col], ...extra });
+    // A learner's loop that stopped short left its later snapshots unwritten: shown as not recorded, not as a number.
+    const value = values[start + col] === layout.unwritten ? NOT_RECORDED : values[start + col];
+    cells.push({ col, i: start + col, inv: col, value, ...extra });
   }
   return cells;
 }
