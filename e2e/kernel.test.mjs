@@ -87,6 +87,7 @@ test("the article's slip (a flag is visible when it equals 1) shrinks to one fla
   assert.equal(v.flags?.length, 1, v.text);
   assert.ok(v.flags[0] >= 2, `flags ${v.flags}`);
   assert.deepEqual(v.yours, ['—']);
+  const before = await page.evaluate(() => ({ flags: document.querySelector('compaction-playground').flags, method: document.querySelector('compaction-playground').method }));
   await page.click('[data-testid="kernel-step"]');
   await page.waitForFunction(
     (n) =>
@@ -97,8 +98,15 @@ test("the article's slip (a flag is visible when it equals 1) shrinks to one fla
   await idle(page);
   const r = await results(page);
   assert.deepEqual([r.method, r.count, r.indices], ['atomic', 0, []], 'the page runs the learner’s kernel on the case');
+  // The result says whose run it is.
+  const about = await page.evaluate(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="chosen-method-info"]').dataset.learner);
+  assert.equal(about, 'atomic_counter');
+  // Our kernel again: the learner's flags and method come back, with our run of them.
   await page.click('[data-testid="kernel-ours"]');
-  await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="result-list"]')?.dataset.count === '1');
+  await page.waitForFunction((b) => document.querySelector('compaction-playground').flags === b.flags && document.querySelector('compaction-playground').method === b.method, before);
+  await idle(page);
+  const ours = await results(page);
+  assert.equal(ours.count, before.flags.split(/[,\s]*/).filter((f) => f !== '' && f !== '0').length);
   assert.deepEqual(pageErrors(log), []);
   await page.close();
 });
@@ -180,6 +188,62 @@ test('a loop that never ends is stopped by the guard: hung, with its line; not r
   await page.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-verdict"]')?.dataset.verdict === 'passed', null, {
     timeout: CHECK_MS,
   });
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('the guard bounds an invocation’s total work: nested loops in a helper and the entry, with `live` shadowed, end as hung on the inner loop’s line, in seconds, the page on its GPU', {
+  timeout: TEST_TIMEOUT,
+}, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  // Bounded either way (a guard that failed must end the test, not the browser): one invocation runs
+  // 300 × 300 × 300 iterations, which a guard of one limit a loop let through; a budget an invocation stops it.
+  const helper = 'fn spin(n : u32) -> u32 {\n  var s = 0u;\n  for (var c = 0u; c < n; c++) { s = s + c; }\n  return s;\n}\n';
+  const text =
+    helper +
+    shipped('atomic_counter').replace(
+      '  let slot = atomicAdd(&counter, 1u);',
+      '  let live = vec4<u32>(0x3fffffffu);\n  var t = 0u;\n  if (i == 0u) {\n    for (var a = 0u; a < 300u; a++) {\n      for (var b = 0u; b < 300u; b++) { t = t + spin(300u); }\n    }\n  }\n  let slot = atomicAdd(&counter, 1u + t * 0u);',
+    );
+  const line = text.split('\n').findIndex((l) => l.includes('for (var c')) + 1;
+  const started = Date.now();
+  await setText(page, text);
+  const v = await verdict(page);
+  assert.equal(v.verdict, 'hung', v.text);
+  assert.match(v.text, new RegExp(`line ${line}\\b`));
+  assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
+  assert.equal((await results(page)).backend, 'gpu', 'the page kept its device');
+  assert.deepEqual(pageErrors(log), []);
+  await page.close();
+});
+
+test('what the guard could not lex alike is refused on its line, never run: a line break the editor does not show, a @binding other than a literal below 15', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, log } = await openKernel('atomic_counter');
+  const runs = () => page.evaluate(() => document.querySelector('compaction-playground').result?.hash);
+  const before = await runs();
+  for (const [text, line] of [
+    [`// a comment\u2028loop { }\n${shipped('atomic_counter')}`, 1],
+    [
+      shipped('atomic_counter').replace('@binding(0)', '@binding(0xf)'),
+      shipped('atomic_counter')
+        .split('\n')
+        .findIndex((l) => l.includes('@binding(0)')) + 1,
+    ],
+  ]) {
+    await setText(page, text);
+    // (The refusal comes from the guard's lexer, before any compile: the list says it on its line.)
+    await page.waitForFunction(
+      (line) => {
+        const list = [...document.querySelector('compaction-playground').shadowRoot.querySelectorAll('[data-testid="kernel-diagnostic"]')];
+        return list.length === 1 && Number(list[0].dataset.line) === line;
+      },
+      line,
+      { timeout: CHECK_MS },
+    );
+    const v = await verdict(page);
+    assert.equal(v.verdict, 'compile-error', v.text);
+  }
+  assert.equal(await runs(), before);
   assert.deepEqual(pageErrors(log), []);
   await page.close();
 });
@@ -280,6 +344,18 @@ test('the element’s contract: kernelSource compiles and checks as typing would
   ]);
   assert.deepEqual(seen.report, { verdict: 'failed', failure: 'missing', flags: 1 });
   assert.equal(seen.source, true);
+  // Twenty calls at once: every one resolves to a report, one check for the one text; a call whose text
+  // changed before its turn says it was superseded.
+  const many = await page.evaluate(async (ours) => {
+    const el = document.querySelector('compaction-playground');
+    const same = await Promise.all(Array.from({ length: 20 }, () => el.check()));
+    const first = el.check();
+    el.kernelSource = ours;
+    const second = el.check();
+    return { same: same.map((r) => r?.verdict), first: (await first).verdict, second: (await second).verdict };
+  }, shipped('atomic_counter'));
+  assert.deepEqual(many.same, Array(20).fill('failed'));
+  assert.deepEqual([many.first, many.second], ['superseded', 'passed']);
   const { page: plain } = await openPlayground(ctx.browser, url(), '#panels=result');
   const refused = await plain.evaluate(() =>
     document

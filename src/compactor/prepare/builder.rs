@@ -60,14 +60,15 @@ impl<'c, 'd> Builder<'c, 'd> {
         let with = |what: &str, contents: &[u8], usage| {
             buffer_with(device, &compactor.queue, &label(what), contents, usage)
         };
-        // The indices double as an instance-rate vertex buffer.
+        // The indices double as an instance-rate vertex buffer; a teaching tool
+        // fills them before a learner's kernel runs (`teaching::UNWRITTEN`).
         let indices = match desc.indices_to {
             Some(at) => Output::yours(at),
             None => Output::own(storage_buffer(
                 device,
                 &label("indices"),
                 out_capacity,
-                wgpu::BufferUsages::VERTEX,
+                wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             )),
         };
         // The visible objects written, then those past `max_visible` (look-back only).
