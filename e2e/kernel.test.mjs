@@ -129,6 +129,17 @@ test('a Hillis-Steele loop one step short: its smallest case, then Step through 
   });
   assert.equal(shown.kind, 'hs', 'a Hillis-Steele step');
   assert.ok(shown.wrong.length > 0 && shown.wrong.every(([got, ours]) => got !== ours && ours !== undefined), JSON.stringify(shown.wrong));
+  // The verdict names that step: the eighth Hillis-Steele step, which the learner's loop never took.
+  assert.match(v.text, /first goes wrong at step 9 \(Hillis–Steele step 8, level 0\)/);
+  // The page agrees with itself: its flags are the case, and the stepper was brought into view.
+  const page2 = await page.evaluate(() => {
+    const el = document.querySelector('compaction-playground');
+    const card = el.shadowRoot.querySelector('[data-testid="stepper"]').closest('.card');
+    const box = card.getBoundingClientRect();
+    return { flags: el.flags, top: box.top, height: innerHeight };
+  });
+  assert.equal(page2.flags.replaceAll(',', '').length, v.flags.length);
+  assert.ok(page2.top >= -1 && page2.top < page2.height, `the stepper's card at ${page2.top} px`);
   assert.deepEqual(pageErrors(log), []);
   await page.close();
 });
