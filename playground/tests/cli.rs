@@ -238,3 +238,39 @@ fn a_file_name_with_control_characters_is_escaped_in_the_error() {
         "{stderr:?}"
     );
 }
+
+#[test]
+fn a_driver_without_memory_is_said_in_one_line_not_a_panic() {
+    // 200 000 KiB of address space: lavapipe's device fails inside wgpu-hal (an
+    // unwrapped ERROR_OUT_OF_HOST_MEMORY). A driver that fits answers as usual.
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 200000 && exec \"$0\" --method scan"])
+        .arg(env!("CARGO_BIN_EXE_compact"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let _ = child.stdin.take().expect("stdin").write_all(b"1 0 1");
+            child.wait_with_output()
+        })
+        .expect("run compact under ulimit");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.contains("XDG_RUNTIME_DIR"))
+        .collect();
+    match out.status.code() {
+        Some(0) => assert!(String::from_utf8_lossy(&out.stdout).contains("\"count\":2")),
+        Some(1) => {
+            assert_eq!(said.len(), 1, "{stderr}");
+            assert!(
+                said[0].starts_with("compact: the GPU driver failed"),
+                "{stderr}"
+            );
+            assert!(out.stdout.is_empty());
+        }
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

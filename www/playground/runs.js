@@ -147,7 +147,11 @@ export class Runs {
       engine
         .exec((pg) => s.view?.reattachDraw(pg))
         .then(() => engine.exec((pg) => pg.run(s.method)))
-        .then((r) => r && engine === s.engine && this.showResult(r))
+        .then((r) => {
+          if (!r || engine !== s.engine) return;
+          this.showResult(r);
+          s.clearAlert('canvas');
+        })
         .catch((e) => s.alert('canvas', s.t('app.redraw', { error: e.message }))),
     );
   }

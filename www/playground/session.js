@@ -361,7 +361,11 @@ export class Session {
     this.drawWanted = mode ?? (isSoftwareAdapter(engine.pg.adapterName) ? 'image' : 'canvas');
     this.drawMode = null;
     try {
-      if (await this.view?.attachDraw(engine, this.drawWanted)) this.drawMode = this.drawWanted;
+      if (await this.view?.attachDraw(engine, this.drawWanted)) {
+        this.drawMode = this.drawWanted;
+        // A canvas that could not be redrawn before (a lost device) is drawn again: its alert goes.
+        this.clearAlert('canvas');
+      }
     } catch (e) {
       this.alert('canvas', this.t('app.canvas', { error: e.message }));
     }

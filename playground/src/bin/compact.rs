@@ -92,14 +92,26 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let result = pollster::block_on(async {
-        let gpu = GpuContext::new().await?;
-        let compactor = Compactor::new(&gpu.device, &gpu.queue);
-        let max = compactor.max_flags_for(args.method);
-        let flags = read_flags(args.input.as_deref(), args.format, max)?;
-        let output = compactor.run(&flags, args.method).await?;
-        Ok::<_, Error>((gpu.adapter_name(), output))
+    let run = cli::without_panics(|| {
+        pollster::block_on(async {
+            let gpu = GpuContext::new().await?;
+            let compactor = Compactor::new(&gpu.device, &gpu.queue);
+            let max = compactor.max_flags_for(args.method);
+            let flags = read_flags(args.input.as_deref(), args.format, max)?;
+            let output = compactor.run(&flags, args.method).await?;
+            Ok::<_, Error>((gpu.adapter_name(), output))
+        })
     });
+    let result = match run {
+        Ok(result) => result,
+        Err(panic) => {
+            eprintln!(
+                "compact: the GPU driver failed ({}): too little memory for it? (ulimit -v, a container's limit)",
+                cli::shown(&panic)
+            );
+            return ExitCode::from(1);
+        }
+    };
     match result {
         Ok((adapter, out)) => {
             // `run` writes non-indexed arguments; an indexed draw has the same four.
