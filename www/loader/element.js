@@ -122,6 +122,9 @@ export class CompactionPlaygroundElement extends Base {
     this.applyTheme();
     this.stopTheme = watchTheme(() => this.applyTheme());
     for (const type of KEY_EVENTS) this.addEventListener(type, this.onKey);
+    // The element's own reservation from the first style after it is defined: the host's reserve sheet
+    // (which holds it while undefined) may be gone or refetched meanwhile, and nothing waits for a resize.
+    this.updateReserve();
     this.resizeObserver = new ResizeObserver(() => this.updateReserve());
     this.resizeObserver.observe(this);
     this.showPlaceholder();
