@@ -118,3 +118,38 @@ fn a_sliced_recording_gives_what_encode_gives() {
         ));
     }
 }
+
+#[test]
+fn a_slice_that_holds_the_whole_compaction_is_one_submission_on_a_2d_grid() {
+    // A device of 1 000 workgroups a dimension: 100 003 flags are 1 563 workgroups
+    // of 64 (atomic, scatter), past it. A hardware GPU's unlimited slice never
+    // cuts a dispatch at the per-dimension limit: one slice, each dispatch on
+    // its 2-D grid, exactly what encode gives.
+    let (_, device, queue) = common::open_device(Some(wgpu::Limits {
+        max_compute_workgroups_per_dimension: 1000,
+        ..wgpu::Limits::downlevel_defaults().using_resolution(Default::default())
+    }));
+    let compactor = Compactor::new(&device, &queue);
+    let n = 100_003;
+    let flags = random(n, 0.4, 11);
+    let buffer = compactor.upload(&flags).expect("upload");
+    for method in [Method::Atomic, Method::Aggregated, Method::Scan] {
+        let compaction = compactor
+            .prepare(&buffer, n as u64, method, 6)
+            .expect("prepare");
+        let whole = read(&compactor, &compaction, |e| {
+            compactor.encode(e, &compaction).expect("encode")
+        });
+        assert_eq!(compactor.slices(&compaction, u64::MAX), 1, "{method:?}");
+        let one = sliced(&compactor, &compaction, u64::MAX);
+        assert_eq!(one.count, whole.count, "{method:?}");
+        assert_eq!(sorted(&one), sorted(&whole), "{method:?}");
+        // A finite slice still cuts within the limit, and gives the same.
+        assert!(compactor.slices(&compaction, 80_000) > 1, "{method:?}");
+        assert_eq!(
+            sorted(&sliced(&compactor, &compaction, 80_000)),
+            sorted(&whole),
+            "{method:?}"
+        );
+    }
+}

@@ -16,11 +16,13 @@ use crate::Method;
 /// Where the first workgroup of a slice sits in the live uniform (word 2: live.z).
 pub(super) const SLICE_BASE_BYTE: u64 = 2 * WORD;
 
-/// Workgroups `first .. first + groups` of dispatch `dispatch`.
+/// Workgroups `first .. first + groups` of dispatch `dispatch`; `whole`: all of
+/// them, dispatched as `encode` does (a 2-D grid past the per-dimension limit).
 struct Piece {
     dispatch: usize,
     first: u32,
     groups: u32,
+    whole: bool,
 }
 
 impl Compactor {
@@ -77,9 +79,14 @@ impl Compactor {
             });
             for piece in slice {
                 let dispatch = &compaction.dispatches[piece.dispatch];
-                dispatch
-                    .kernel
-                    .dispatch_groups(&mut pass, dispatch.groups(), piece.groups);
+                if piece.whole {
+                    // A whole dispatch on its own grid (2-D past the per-dimension limit), as `encode` records it.
+                    self.dispatch(&mut pass, dispatch);
+                } else {
+                    dispatch
+                        .kernel
+                        .dispatch_groups(&mut pass, dispatch.groups(), piece.groups);
+                }
             }
         }
         if k + 1 == slices {
@@ -111,15 +118,17 @@ impl Compactor {
         for (index, dispatch) in compaction.dispatches.iter().enumerate() {
             let kernel = &dispatch.kernel;
             let total = kernel.groups(dispatch.invocations);
-            // One dimension a piece: the extra workgroups of a 2-D grid would redo the next piece.
-            let per = kernel
-                .groups(max_invocations)
-                .clamp(1, u64::from(self.max_workgroups_per_dimension));
-            if total <= per {
+            // A dispatch that fits a slice goes whole, on its own grid: however many workgroups it
+            // has, one submission (a hardware GPU's unlimited slice never cuts anything).
+            let fits = kernel.groups(max_invocations).max(1);
+            // A cut piece takes one dimension: the extra workgroups of a 2-D grid would redo the next piece.
+            let per = fits.min(u64::from(self.max_workgroups_per_dimension));
+            if total <= fits {
                 let whole = Piece {
                     dispatch: index,
                     first: 0,
                     groups: total as u32,
+                    whole: true,
                 };
                 match (open, slices.last_mut()) {
                     (Some(sum), Some(last)) if sum + dispatch.invocations <= max_invocations => {
@@ -141,6 +150,7 @@ impl Compactor {
                     dispatch: index,
                     first: first as u32,
                     groups: groups as u32,
+                    whole: false,
                 }]);
                 first += groups;
             }
