@@ -152,6 +152,12 @@ stage "unit tests of the pure modules (node --test tests/js/)"
 mapfile -t UNIT_TESTS < <(find "$ROOT/tests/js" -name '*.test.mjs' | sort)
 node --test "${UNIT_TESTS[@]#"$ROOT"/}"
 
+# The page's built wasm on this machine's GPU through Dawn (Chrome's WebGPU, the npm package webgpu): every
+# method against a reference up to what the adapter binds. Where Dawn finds no adapter (lavapipe is too old
+# for it) it says "skipped: no adapter"; on a GPU machine it is what visitors run.
+stage "the page's wasm on this machine's GPU through Dawn (scripts/gpu/harness.mjs --check)"
+node scripts/gpu/harness.mjs --check 2>&1 | grep -v -e XDG_RUNTIME_DIR -e 'shaderUniform' -e 'While initializing adapter' -e 'PhysicalDeviceVk.cpp' -e '^$'
+
 stage "docs generators (scripts/setup.sh setup_docs_tools, started at the beginning)"
 if ! wait "$DOCS_TOOLS_PID"; then
   cat "$DOCS_TOOLS_LOG" >&2

@@ -166,11 +166,15 @@ export interface KernelError extends Error {
 export interface BenchmarkResult {
   method: Method;
   n: number;
+  /** The flags' density (0.5 unless asked). */
+  density: number;
   count: number;
   reps: number;
   timer: 'gpu' | 'wall' | 'cpu';
+  /** Why a GPU was timed by the wall clock: its runs go in slices (a software adapter), or it grants no timestamp-query. */
+  wallBecause: 'slices' | 'no-timestamps' | null;
   samplesNs: number[];
-  resolutionNs: number;
+  resolutionNs: number | null;
   check: 'exact' | 'count+sum';
 }
 
@@ -203,7 +207,7 @@ export declare class Playground {
   kernelSources(): { method: Method; modules: KernelModule[] }[];
   compile(method: Method): Promise<void>;
   /** Each sample is its own turn on the page's GPU: other playgrounds' calls run between samples, and `signal` aborting rejects it (`.kind` 'aborted') before the next. */
-  benchmark(method: Method, n: number, reps: number, samples: number, signal?: AbortSignal | null): Promise<BenchmarkResult>;
+  benchmark(method: Method, n: number, reps: number, samples: number, signal?: AbortSignal | null, density?: number): Promise<BenchmarkResult>;
   drawOrder(method: Method, width: number, height: number, groups: number): Promise<RunResult>;
   /**
    * The browser's shader module of `wgsl` in place of `module`'s file (the files

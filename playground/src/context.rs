@@ -64,13 +64,15 @@ fn new_instance() -> Result<wgpu::Instance> {
     ))
 }
 
+/// Any global with `navigator.gpu`: a page's window, a worker (wgpu reads it
+/// from either), or a runtime that gives one (Node with a WebGPU package).
 #[cfg(target_arch = "wasm32")]
 fn new_instance() -> Result<wgpu::Instance> {
-    let has_gpu = web_sys::window()
-        .map(|w| {
-            !js_sys::Reflect::get(&w.navigator(), &"gpu".into()).map_or(true, |v| v.is_undefined())
-        })
-        .unwrap_or(false);
+    let get = |of: &wasm_bindgen::JsValue, key: &str| js_sys::Reflect::get(of, &key.into()).ok();
+    let has_gpu = get(&js_sys::global(), "navigator")
+        .filter(|n| n.is_object())
+        .and_then(|navigator| get(&navigator, "gpu"))
+        .is_some_and(|gpu| !gpu.is_undefined() && !gpu.is_null());
     if !has_gpu {
         return Err(Error::NoWebGpu("navigator.gpu is missing".into()));
     }

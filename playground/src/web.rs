@@ -28,8 +28,13 @@ use wgpu_compaction::teaching::{layout, LookbackOptions, MAX_TRACE_FLAGS};
 use wgpu_compaction::Method;
 
 /// The most flags the page, its elements and this API take, whatever the
-/// device: past it a call is refused from the length alone.
-pub const MAX_WEB_FLAGS: u64 = 16 * 1024 * 1024;
+/// device: past it a call is refused from the length alone. A GPU takes what
+/// it binds up to this (2^26: 256 MiB of flags, held once in JS and once in the
+/// wasm's memory on their way); the CPU reference, MAX_CPU_FLAGS.
+pub const MAX_WEB_FLAGS: u64 = 64 * 1024 * 1024;
+/// The most flags the CPU reference takes: past it one run takes seconds and
+/// its buffers a quarter of the wasm's memory.
+pub const MAX_CPU_FLAGS: u64 = 16 * 1024 * 1024;
 
 #[wasm_bindgen(start)]
 pub fn start() {

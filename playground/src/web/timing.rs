@@ -11,6 +11,9 @@ use wgpu_compaction::{CompactionOutput, Compactor, DrawArgs, Method};
 
 pub(super) struct Measured {
     pub timer: &'static str,
+    /// Why a GPU's run was timed by the wall clock: `"slices"` (a software
+    /// adapter's run goes in slices, one submission each), `"no-timestamps"`.
+    pub wall_because: Option<&'static str>,
     pub samples_ns: Vec<f64>,
     pub resolution_ns: Option<f64>,
     pub output: CompactionOutput,
@@ -118,6 +121,7 @@ pub(super) async fn time_gpu(
         }
         return Ok(Measured {
             timer: "wall",
+            wall_because: Some(if sliced { "slices" } else { "no-timestamps" }),
             samples_ns,
             resolution_ns: None,
             output,
@@ -174,6 +178,7 @@ pub(super) async fn time_gpu(
         .collect();
     Ok(Measured {
         timer: "gpu",
+        wall_because: None,
         samples_ns,
         resolution_ns: quantum(&ticks).map(|q| q as f64 * period),
         output,
@@ -208,6 +213,7 @@ pub(super) fn time_cpu(flags: &[u32], method: Method, reps: u32, samples: u32) -
         .collect();
     Measured {
         timer: "cpu",
+        wall_because: None,
         samples_ns,
         resolution_ns: None,
         output,

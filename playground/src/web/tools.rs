@@ -19,7 +19,8 @@ const MAX_REPS: u64 = 4096;
 const MAX_SAMPLES: u64 = 64;
 /// The most materials the order view colours.
 const MAX_GROUPS: u64 = 64;
-/// The benchmark's flags: `flags::random(n, DENSITY, SEED)`, as the native bench.
+/// The benchmark's flags: `flags::random(n, density, SEED)`, as the native
+/// bench's (`--density`, 0.5 unless given).
 const DENSITY: f64 = 0.5;
 const SEED: u64 = 1;
 
@@ -58,13 +59,15 @@ impl Playground {
         })
     }
 
-    /// Times `method` on `n` random flags (density 0.5, seed 1, as `bench`):
-    /// `samples` measurements of `reps` compactions recorded back to back, timed
-    /// between two GPU timestamps where the device has `timestamp-query`, by the
-    /// wall clock to the end of a readback otherwise. Resolves to `{ method, n,
-    /// count, reps, timer: "gpu" | "wall" | "cpu", samplesNs: Float64Array (ns per
-    /// compaction), resolutionNs (the timestamps' quantum, or null), check:
-    /// "exact" | "count+sum" }`; rejects when the output differs from the CPU's.
+    /// Times `method` on `n` random flags (`density`, 0.5 when undefined; seed
+    /// 1, as `bench`): `samples` measurements of `reps` compactions recorded
+    /// back to back, timed between two GPU timestamps where the device has
+    /// `timestamp-query` and a run is one submission, by the wall clock to the
+    /// end of a readback otherwise. Resolves to `{ method, n, density, count,
+    /// reps, timer: "gpu" | "wall" | "cpu", wallBecause: "slices" |
+    /// "no-timestamps" | null, samplesNs: Float64Array (ns per compaction),
+    /// resolutionNs (the timestamps' quantum, or null), check: "exact" |
+    /// "count+sum" }`; rejects when the output differs from the CPU's.
     pub fn benchmark(
         &self,
         method: JsValue,
@@ -72,21 +75,27 @@ impl Playground {
         reps: JsValue,
         samples: JsValue,
         signal: JsValue,
+        density: JsValue,
     ) -> js_sys::Promise {
         let state = self.state.clone();
         let limit = self.limit();
-        let parsed = (|| -> crate::Result<(Method, u64, u32, u32, Option<JsValue>)> {
+        let parsed = (|| -> crate::Result<(Method, u64, u32, u32, Option<JsValue>, f64)> {
             Ok((
                 args::method(&method)?,
                 args::whole(&n, "the size", 1, limit)?,
                 args::whole(&reps, "reps", 1, MAX_REPS)? as u32,
                 args::whole(&samples, "samples", 1, MAX_SAMPLES)? as u32,
                 args::abort_signal(&signal)?,
+                if density.is_undefined() {
+                    DENSITY
+                } else {
+                    args::number(&density, "the density", 0.0, 1.0)?
+                },
             ))
         })();
         future_to_promise(async move {
-            let (method, n, reps, samples, signal) = parsed.map_err(js_error)?;
-            let flags = flags::random(n as usize, DENSITY, SEED);
+            let (method, n, reps, samples, signal, density) = parsed.map_err(js_error)?;
+            let flags = flags::random(n as usize, density, SEED);
             let measured = state
                 .backend
                 .time(&flags, method, (reps, samples), signal.as_ref());
@@ -95,9 +104,14 @@ impl Playground {
             Ok(object(&[
                 ("method", method.name().into()),
                 ("n", (n as f64).into()),
+                ("density", density.into()),
                 ("count", measured.output.count.into()),
                 ("reps", reps.into()),
                 ("timer", measured.timer.into()),
+                (
+                    "wallBecause",
+                    measured.wall_because.map_or(JsValue::NULL, JsValue::from),
+                ),
                 (
                     "samplesNs",
                     Float64Array::from(&measured.samples_ns[..]).into(),

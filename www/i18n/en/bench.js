@@ -4,9 +4,13 @@
 export const messages = {
   // bench-panel.js
   'bench.lead':
-    'Each method over growing arrays on this GPU. Pipelines are compiled (and timed) first, apart from the runs; then many compactions run back to back between two GPU timestamps and the time is divided by their number, because browsers round timestamps (Chrome to 100 µs). Without timestamp-query the wall clock times them, to the end of a readback. Random flags, density 0.5; every output is checked against the CPU.',
+    'Each method over growing arrays on this GPU. Pipelines are compiled (and timed) first, apart from the runs; then many compactions run back to back between two GPU timestamps and the time is divided by their number, because browsers round timestamps (Chrome to 100 µs). Without timestamp-query the wall clock times them, to the end of a readback. Random flags at the density chosen; every output is checked against the CPU.',
   'bench.methods': 'The methods to measure',
   'bench.max': 'Up to',
+  'bench.density': 'Density',
+  'bench.adapter': 'This GPU, as the browser reports it: {adapter}.',
+  'bench.timer.wallSliced':
+    'Timer: the wall clock. On a software adapter each run goes in slices, one submission each (so that the page stays responsive), and their sum is timed to the end of a readback: no GPU timestamps can span it.',
   'bench.run': 'Run the benchmark',
   'bench.cancel': 'Cancel',
   'bench.tableLabel': 'The measurements',

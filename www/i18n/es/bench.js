@@ -4,9 +4,13 @@
 export const messages = {
   // bench-panel.js
   'bench.lead':
-    'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query se mide el tiempo real transcurrido hasta que termina la lectura desde la GPU. Flags aleatorios, densidad 0,5; cada salida se comprueba contra la CPU.',
+    'Cada método sobre arrays cada vez más grandes en esta GPU. Primero se compilan los pipelines (y se cronometran), aparte de las ejecuciones; luego muchas compactaciones seguidas se ejecutan entre dos marcas de tiempo de la GPU y el tiempo se divide entre su número, porque los navegadores redondean las marcas (Chrome, a 100 µs). Sin timestamp-query se mide el tiempo real transcurrido hasta que termina la lectura desde la GPU. Flags aleatorios con la densidad elegida; cada salida se comprueba contra la CPU.',
   'bench.methods': 'Los métodos a medir',
   'bench.max': 'Hasta',
+  'bench.density': 'Densidad',
+  'bench.adapter': 'Esta GPU, tal como la describe el navegador: {adapter}.',
+  'bench.timer.wallSliced':
+    'Cronómetro: el tiempo real transcurrido. En un adaptador por software cada ejecución va en tramos, un envío cada uno (para que la página siga respondiendo), y se mide su suma hasta que termina la lectura desde la GPU: ninguna marca de tiempo de la GPU puede abarcarla.',
   'bench.run': 'Ejecutar el benchmark',
   'bench.cancel': 'Cancelar',
   'bench.tableLabel': 'Las mediciones',

@@ -2,12 +2,15 @@
 // between two timestamps, what a measurement row says, the chart's log axes
 // and the downloadable table. Pure: no DOM here.
 
-/** Sizes 2^10 … 2^24, up to `max`. */
-export function benchSizes(max, from = 10, to = 24) {
+/** Sizes 2^10 … 2^26, up to `max` (what this device binds, at most the page's limit). */
+export function benchSizes(max, from = 10, to = 26) {
   const sizes = [];
   for (let k = from; k <= to && 2 ** k <= max; k++) sizes.push(2 ** k);
   return sizes;
 }
+
+/** The densities on offer: half the flags visible, a tenth (a culled scene), a fiftieth. */
+export const DENSITIES = [0.5, 0.1, 0.02];
 
 /** Nanoseconds of work between two timestamps: far above any browser's quantum (Chrome: 100 µs). */
 export const TARGET_NS = 20e6;
@@ -33,11 +36,13 @@ export function benchRow(r, compileMs) {
   return {
     method: r.method,
     n: r.n,
+    density: r.density,
     count: r.count,
     medianUs: medianNs / 1e3,
     minUs: Math.min(...r.samplesNs) / 1e3,
     gbps: bytes / medianNs,
     timer: r.timer,
+    wallBecause: r.wallBecause ?? null,
     reps: r.reps,
     samples: r.samplesNs.length,
     resolutionNs: r.resolutionNs,
@@ -46,8 +51,8 @@ export function benchRow(r, compileMs) {
   };
 }
 
-const COLUMNS = ['method', 'n', 'count', 'medianUs', 'minUs', 'gbps', 'timer', 'reps', 'samples', 'resolutionNs', 'check', 'compileMs'];
-const CSV_NAMES = ['method', 'n', 'count', 'median_us', 'min_us', 'gb_s', 'timer', 'reps', 'samples', 'resolution_ns', 'check', 'compile_ms'];
+const COLUMNS = ['method', 'n', 'density', 'count', 'medianUs', 'minUs', 'gbps', 'timer', 'reps', 'samples', 'resolutionNs', 'check', 'compileMs'];
+const CSV_NAMES = ['method', 'n', 'density', 'count', 'median_us', 'min_us', 'gb_s', 'timer', 'reps', 'samples', 'resolution_ns', 'check', 'compile_ms'];
 
 /** The table as CSV, one row per method and size. */
 export function benchCsv(rows) {

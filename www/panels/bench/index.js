@@ -27,7 +27,7 @@ export function create(context) {
   async function run() {
     const engine = context.engine();
     if (!engine || bench) return;
-    const { methods, sizes } = panel.selection();
+    const { methods, sizes, density } = panel.selection();
     const mine = { cancelled: false, abort: new AbortController() };
     bench = mine;
     const total = methods.length * sizes.length;
@@ -43,10 +43,10 @@ export function create(context) {
         for (const n of sizes) {
           if (mine.cancelled || !context.alive()) break;
           panel.step(done, t('bench.progress', { method, n, done: done + 1, total }));
-          const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1, mine.abort.signal));
+          const first = await engine.exec((pg) => pg.benchmark(method, n, 1, 1, mine.abort.signal, density));
           const reps = repsFor(first.samplesNs[0], first.resolutionNs);
           if (mine.cancelled || !context.alive()) break;
-          const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES, mine.abort.signal));
+          const r = await engine.exec((pg) => pg.benchmark(method, n, reps, SAMPLES, mine.abort.signal, density));
           panel.addRow(benchRow(r, compileMs));
           done++;
           panel.step(done, t('bench.progress', { method, n, done, total }));
@@ -75,7 +75,12 @@ export function create(context) {
     styles: [exportSheet(), sheet()],
     engineChanged: (engine) => {
       const methods = Array.from(engine.pg.methods ?? context.methods());
-      panel.configure({ methods, maxFlags: engine.pg.maxFlags, software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName) });
+      panel.configure({
+        methods,
+        maxFlags: engine.pg.maxFlags,
+        software: engine.backend !== 'gpu' || isSoftwareAdapter(engine.pg.adapterName),
+        adapter: engine.backend === 'gpu' ? engine.pg.adapterName : null,
+      });
     },
     keep: () => (panel.rows.length ? { rows: panel.rows } : null),
     restore: ({ rows }) => panel.restore(rows),

@@ -8,7 +8,7 @@
 
 import { h, svg, replace, scrollBox, uniqueId } from '../../core/dom.js';
 import { Roving } from '../shared/roving.js';
-import { benchSizes, logRange, logTicks } from './bench.js';
+import { benchSizes, DENSITIES, logRange, logTicks } from './bench.js';
 import { layout } from '../../core/layout.js';
 
 /** Three significant digits, in the language's format. */
@@ -28,6 +28,13 @@ export class BenchPanel {
     this.compile = new Map();
     const maxId = uniqueId('bench-max');
     this.maxSelect = h('select', { id: maxId, 'data-testid': 'bench-max' });
+    const densityId = uniqueId('bench-density');
+    this.densitySelect = h(
+      'select',
+      { id: densityId, 'data-testid': 'bench-density' },
+      DENSITIES.map((d) => h('option', { value: d, selected: d === DENSITIES[0] }, t.num(d))),
+    );
+    this.adapter = h('p', { class: 'note', 'data-testid': 'bench-adapter' });
     // One tab stop for the methods: arrows between the boxes, Space ticks.
     this.methodBoxes = h('span', { class: 'bench-methods', 'data-testid': 'bench-methods', role: 'toolbar', 'aria-label': t('bench.methods') });
     this.methodStops = new Roving(this.methodBoxes, {
@@ -54,7 +61,18 @@ export class BenchPanel {
       'div',
       { class: 'bench-panel' },
       h('p', { class: 'lead' }, t('bench.lead')),
-      h('p', { class: 'bench-controls' }, h('label', { for: maxId }, t('bench.max'), ' '), this.maxSelect, ' ', this.methodBoxes),
+      this.adapter,
+      h(
+        'p',
+        { class: 'bench-controls' },
+        h('label', { for: maxId }, t('bench.max'), ' '),
+        this.maxSelect,
+        ' ',
+        h('label', { for: densityId }, t('bench.density'), ' '),
+        this.densitySelect,
+        ' ',
+        this.methodBoxes,
+      ),
       h('p', { class: 'bench-controls' }, this.runButton, ' ', this.cancelButton, ' ', this.bar, ' ', this.progress),
       this.timerNote,
       h('div', { class: 'bench-compile-box' }, h('h3', {}, t('bench.compileTitle')), this.compileList),
@@ -65,9 +83,11 @@ export class BenchPanel {
   }
 
   /** The methods and sizes on offer for this engine (`software`: a CPU adapter, whose default is smaller). */
-  configure({ methods, maxFlags, software }) {
+  configure({ methods, maxFlags, software, adapter }) {
     const t = this.t;
     this.software = software;
+    // The adapter as the browser reports it: the numbers below are this one's.
+    this.adapter.textContent = adapter ? t('bench.adapter', { adapter }) : '';
     const sizes = benchSizes(maxFlags);
     const chosen = Math.min(sizes[sizes.length - 1] ?? 1024, software ? 2 ** 18 : 2 ** 24);
     replace(
@@ -84,7 +104,7 @@ export class BenchPanel {
   /** `{ methods, sizes }` as chosen. */
   selection() {
     const methods = [...this.methodBoxes.querySelectorAll('input:checked')].map((b) => b.value);
-    return { methods, sizes: benchSizes(Number(this.maxSelect.value)) };
+    return { methods, sizes: benchSizes(Number(this.maxSelect.value)), density: Number(this.densitySelect.value) };
   }
 
   /** A run starts: `total` measurements to make. */
@@ -144,7 +164,7 @@ export class BenchPanel {
     this.timerNote.dataset.software = String(Boolean(this.software));
     this.timerNote.textContent = rows.length
       ? [
-          timers.map((k) => t(`bench.timer.${k}`)).join(' '),
+          timers.map((k) => t(k === 'wall' && rows.some((r) => r.wallBecause === 'slices') ? 'bench.timer.wallSliced' : `bench.timer.${k}`)).join(' '),
           resolution ? t(resolution < 1e3 ? 'bench.resolutionNs' : 'bench.resolution', { ns: t.num(resolution), us: t.num(resolution / 1e3) }) : '',
           caveat,
         ]

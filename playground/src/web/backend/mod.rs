@@ -72,7 +72,7 @@ impl Backend {
     pub fn max_flags(&self) -> u64 {
         match self {
             Self::Gpu(gpu) => gpu.max_flags(),
-            Self::Cpu(_) => u64::MAX,
+            Self::Cpu(_) => crate::web::MAX_CPU_FLAGS,
         }
     }
 
