@@ -208,3 +208,21 @@ test('play leaves each step up as long as its text takes to read', async () => {
   }
   assert.equal(stepMs('one two', 2), 750);
 });
+
+test('an atomic trace read from the page’s own run is the trace the wasm gives: the slot each visible flag got', async () => {
+  const { atomicTraceOf, pageRunOf } = await import('../../www/panels/shared/slots.js');
+  const flags = Uint32Array.from({ length: 700 }, (_, i) => (i % 3 === 0 ? 1 : i % 7 === 0 ? 5 : 0));
+  for (const method of ['atomic', 'aggregated']) {
+    const pg = cpu(flags);
+    const run = await pg.run(method);
+    const own = await pg.atomicTrace(method);
+    const read = atomicTraceOf(run, flags, layout.noSlot);
+    assert.deepEqual(Array.from(read.slots), Array.from(own.slots), method);
+    assert.deepEqual([read.count, read.instanceCount, read.hash], [own.count, own.instanceCount, own.hash], method);
+    // Only a run of that method on the flags shown counts as the page's.
+    const context = (r) => ({ lastRun: () => r, flags: () => flags });
+    assert.ok(pageRunOf(context({ ...run, flags }), method));
+    assert.equal(pageRunOf(context({ ...run, flags: flags.slice() }), method), null);
+    assert.equal(pageRunOf(context({ ...run, flags, method: 'scan' }), method), null);
+  }
+});

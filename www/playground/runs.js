@@ -77,8 +77,9 @@ export class Runs {
         const t0 = performance.now();
         const r = await pg.run(method);
         r.ms = performance.now() - t0;
-        // Whose kernel ran: a learner's, stepped on the page, or ours (null).
+        // Whose kernel ran: a learner's, stepped on the page, or ours (null); on which flags.
         r.kernel = engine.kernel;
+        r.flags = flags;
         return r;
       });
       if (!result || signal.aborted) return;

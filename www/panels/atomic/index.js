@@ -7,6 +7,7 @@ import { AtomicView } from './view.js';
 import { layout } from '../../core/layout.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
+import { atomicTraceOf, pageRunOf } from '../shared/slots.js';
 import css from './styles.css';
 
 const sheet = lazySheet(css);
@@ -40,7 +41,9 @@ export function create(context) {
     }
     if (!engine) return;
     try {
-      const trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : pg.atomicTrace(atomic.method)));
+      // The page's own run where it is of this method: one order in every panel.
+      const run = pageRunOf(context, atomic.method);
+      const trace = run ? atomicTraceOf(run, flags, layout.noSlot) : await context.withFlags(engine, (pg) => (signal.aborted ? null : pg.atomicTrace(atomic.method)));
       if (trace && !signal.aborted) atomic.showSlots(trace, flags);
     } catch (e) {
       if (signal.aborted) return;

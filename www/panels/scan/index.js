@@ -10,6 +10,7 @@ import { firstWrong, scanModel } from './steps.js';
 import { layout } from '../../core/layout.js';
 import { SCAN_STEPPER } from '../../core/panels.js';
 import { lazySheet } from '../shared/sheet.js';
+import { atomicTraceOf, pageRunOf } from '../shared/slots.js';
 import { stepsSheet } from '../shared/step-controls.js';
 import { codeSheet } from '../shared/excerpt.js';
 import { exportSheet, exportFiles, save } from '../shared/export.js';
@@ -24,8 +25,8 @@ const sheet = lazySheet(css);
  */
 const MODELS = {
   scan: { model: () => scanModel, trace: (pg) => pg.scanTrace() },
-  atomic: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('atomic'))), trace: (pg) => pg.atomicTrace('atomic') },
-  aggregated: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('aggregated'))), trace: (pg) => pg.atomicTrace('aggregated') },
+  atomic: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('atomic'))), trace: (pg) => pg.atomicTrace('atomic'), unordered: true },
+  aggregated: { model: once(() => import('./atomic-steps.js').then((m) => m.atomicModel('aggregated'))), trace: (pg) => pg.atomicTrace('aggregated'), unordered: true },
   'packed-scan': { model: once(() => import('./packed-steps.js').then((m) => m.packedModel())), trace: (pg) => pg.packedTrace() },
 };
 
@@ -52,14 +53,17 @@ export function create(context) {
     const flags = context.flags();
     const max = layout.maxTraceFlags;
     const method = context.method();
-    const { model: modelOf, trace: traceOf } = MODELS[method] ?? MODELS.scan;
+    const { model: modelOf, trace: traceOf, unordered } = MODELS[method] ?? MODELS.scan;
     const model = await modelOf();
     if (signal.aborted) return;
     let trace;
     /** @type {string | null} */
     let note = MODELS[method] ? null : t('scan.tileMethodHere', { method });
     let traced = flags;
-    if (flags.length <= max) {
+    // An unordered method's steps are read from the page's own run of it: the result's order, not a new one.
+    const run = unordered ? pageRunOf(context, method) : null;
+    if (run && flags.length <= max) trace = atomicTraceOf(run, flags, layout.noSlot);
+    else if (flags.length <= max) {
       const engine = context.engine();
       if (!engine) return;
       trace = await context.withFlags(engine, (pg) => (signal.aborted ? null : traceOf(pg)));
