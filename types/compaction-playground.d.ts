@@ -24,8 +24,11 @@ export interface ResultDetail {
   n: number;
   count: number;
   instanceCount: number;
-  /** FNV-1a of the index buffer, as an unsigned 32-bit number. */
-  hash: number;
+  /**
+   * FNV-1a of the index buffer, as an unsigned 32-bit number; in `el.result`, null for the moment a GPU run of
+   * 2^20 flags or more shows its count before the rest of its indices are read (the `result` event has it).
+   */
+  hash: number | null;
   backend: 'gpu' | 'cpu';
 }
 
@@ -146,11 +149,15 @@ declare global {
 /** What a run gives. */
 export interface RunResult {
   method: Method;
+  /** Every visible index; its first `resultHead` where `partial`. */
   indices: Uint32Array;
   count: number;
   instanceCount: number;
   vertexCount: number;
-  hash: number;
+  /** A GPU run of 2^20 flags or more: its first indices came back at once, the rest with `readRun()`. */
+  partial: boolean;
+  /** FNV-1a over the indices; null where `partial` (`readRun()` gives it). */
+  hash: number | null;
   backend: 'gpu' | 'cpu';
   /** RGBA pixels of the offscreen draw (attachImage), or null. */
   image: Uint8Array | null;
@@ -199,6 +206,8 @@ export declare class Playground {
   attachCanvas(canvas: HTMLCanvasElement): void;
   attachImage(width: number, height: number): void;
   run(method: Method): Promise<RunResult>;
+  /** The rest of the last run where it came back `partial`: every index and the hash; null where it came back whole. */
+  readRun(): Promise<{ indices: Uint32Array; hash: number } | null>;
   scanTrace(): Promise<Record<string, unknown>>;
   atomicTrace(method: 'atomic' | 'aggregated'): Promise<Record<string, unknown>>;
   /** packed-scan kernel by kernel: bits, tileCounts, tileSlots, indices (Uint32Array each), count, instanceCount, hash, tileSize. */
@@ -260,6 +269,8 @@ export interface Layout {
   maxTraceFlags: number;
   /** The longest kernel the wasm takes (a learner's, with the loop guard's code), in UTF-8 bytes. */
   maxKernelBytes: number;
+  /** The indices a large run (2^20 flags or more, on the GPU) lists at once; `readRun()` reads the rest. */
+  resultHead: number;
   /** What a learner's index buffer holds before a run: a slot still holding it was never written. */
   unwritten: number;
   maxFlags: number;

@@ -32,6 +32,13 @@ use wgpu_compaction::Method;
 /// it binds up to this (2^26: 256 MiB of flags, held once in JS and once in the
 /// wasm's memory on their way); the CPU reference, MAX_CPU_FLAGS.
 pub const MAX_WEB_FLAGS: u64 = 64 * 1024 * 1024;
+/// From this many flags a run on the GPU reads back only its count and its
+/// first RESULT_HEAD indices at once, the rest on demand (`readRun`): at 2^24
+/// every index read into wasm and JS took 180–200 ms of a Run on an H200, the
+/// GPU's share under 1 %.
+pub const PARTIAL_FROM: u64 = 1 << 20;
+/// The indices a run's result lists at once (the result panel's list).
+pub const RESULT_HEAD: u64 = 1024;
 /// The most flags the CPU reference takes: past it one run takes seconds and
 /// its buffers a quarter of the wasm's memory.
 pub const MAX_CPU_FLAGS: u64 = 16 * 1024 * 1024;
@@ -229,6 +236,30 @@ impl Playground {
         })
     }
 
+    /// The rest of the last run, where it came back in part (`partial`: a run of
+    /// 2^20 flags or more lists its first 1 024 indices at once): `{ indices (all
+    /// of them), hash }` read from its GPU buffers, kept since; null where the
+    /// last run came back whole.
+    #[wasm_bindgen(js_name = readRun)]
+    pub fn read_run(&self) -> js_sys::Promise {
+        let state = self.state.clone();
+        future_to_promise(async move {
+            let Ok(gpu) = state.backend.gpu() else {
+                return Ok(JsValue::NULL);
+            };
+            let out = gpu.read_last().await.map_err(js_error)?;
+            Ok(out.map_or(JsValue::NULL, |out| {
+                object(&[
+                    (
+                        "indices",
+                        js_sys::Uint32Array::from(&out.indices[..]).into(),
+                    ),
+                    ("hash", out.hash().into()),
+                ])
+            }))
+        })
+    }
+
     /// Every step of the scan from the real GPU buffers (or the CPU mirror):
     /// `{ flags, levels: [{ input, steps: [Uint32Array × 9], stepOffsets,
     /// blockPrefix, blockSums, offsets, prefix }], prefix, indices, count,
@@ -348,6 +379,7 @@ pub fn layout() -> JsValue {
         ("spinLimit", LookbackOptions::default().spin_limit.into()),
         ("maxTraceFlags", (MAX_TRACE_FLAGS as u32).into()),
         ("maxKernelBytes", (kernel::MAX_KERNEL_BYTES as u32).into()),
+        ("resultHead", (RESULT_HEAD as u32).into()),
         ("unwritten", wgpu_compaction::teaching::UNWRITTEN.into()),
         ("maxFlags", (MAX_WEB_FLAGS as f64).into()),
         ("methods", methods.into()),

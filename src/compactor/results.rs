@@ -70,13 +70,27 @@ impl Compaction {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<PendingOutput> {
+        self.read_output_head(device, encoder, u64::MAX)
+    }
+
+    /// [`Compaction::read_output`] with at most the first `max_indices` indices
+    /// (and payload copies of as many objects) read back: the count, the
+    /// arguments and the rest whole. What a tool shows of a large compaction at
+    /// once, without copying all of it to the CPU; the output's `indices` are
+    /// then the first `max_indices` of `count`.
+    pub fn read_output_head(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        max_indices: u64,
+    ) -> Result<PendingOutput> {
         if *device != self.device {
             return Err(Error::ForeignCompaction {
                 what: "read_output",
             });
         }
         let mut readback = Readback::default();
-        let slots = self.copy_output(device, encoder, &mut readback);
+        let slots = self.copy_output(device, encoder, &mut readback, max_indices);
         Ok(PendingOutput { readback, slots })
     }
 
@@ -86,19 +100,21 @@ impl Compaction {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         readback: &mut Readback,
+        max_indices: u64,
     ) -> OutputSlots {
+        let objects = self.out_capacity.min(max_indices);
         let mut copy = |(buffer, offset): (&wgpu::Buffer, u64), words: u64| {
             readback.copy_at(device, encoder, buffer, offset, words)
         };
         let payload_words = self.payload.as_ref().map_or(0, |p| p.words);
         OutputSlots {
-            indices: copy(self.indices.at(), self.out_capacity),
+            indices: copy(self.indices.at(), objects),
             count: copy((&self.count, 0), 2),
             indirect: copy(self.indirect.at(), self.draw.words()),
             requested: copy((&self.live, 0), 1),
             payload: self
                 .payload()
-                .map(|at| copy(at, self.out_capacity * u64::from(payload_words))),
+                .map(|at| copy(at, objects * u64::from(payload_words))),
             payload_words,
             segments: self.segments.as_ref().map(|s| {
                 copy(

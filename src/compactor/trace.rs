@@ -156,7 +156,7 @@ impl Compactor {
                 }
             })
             .collect();
-        let output = compaction.copy_output(device, &mut encoder, &mut readback);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback, u64::MAX);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
         let CompactionOutput {
@@ -224,7 +224,7 @@ impl Compactor {
         });
         let bits = readback.copy(device, &mut encoder, bits, 0, len.div_ceil(32));
         let slots = readback.copy(device, &mut encoder, counts, 0, tiles);
-        let output = compaction.copy_output(device, &mut encoder, &mut readback);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback, u64::MAX);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
         let CompactionOutput {
@@ -268,7 +268,7 @@ impl Compactor {
         self.encode(&mut encoder, &compaction)?;
         let mut readback = Readback::default();
         let states = readback.copy(device, &mut encoder, states, 0, tiles + 1);
-        let output = compaction.copy_output(device, &mut encoder, &mut readback);
+        let output = compaction.copy_output(device, &mut encoder, &mut readback, u64::MAX);
         self.queue.submit([encoder.finish()]);
         let mut read = readback.read(device).await?;
         let CompactionOutput {

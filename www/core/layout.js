@@ -13,6 +13,8 @@ export const layout = {
   maxTraceFlags: 0,
   /** The longest kernel (a learner's, with the loop guard's code) the wasm takes, in UTF-8 bytes. */
   maxKernelBytes: 0,
+  /** The indices a large run lists at once (the rest are read on demand, `readRun`). */
+  resultHead: 0,
   /** What a learner's index buffer holds before a run: a slot still holding it was never written. */
   unwritten: 0,
   /** A tile state's status by its code (`invalid`, `aggregate`, `inclusive`). */

@@ -84,6 +84,9 @@ export class Runs {
       });
       if (!result || signal.aborted) return;
       this.showResult(result);
+      // A large run's count and first indices are on screen: the rest (every index, the hash) comes after,
+      // read from its GPU buffers; the `result` event waits for it.
+      if (result.partial) s.track(this.readRest(engine, result, signal));
       await s.view?.afterRun(signal, { traces, slots });
       s.clearAlert('gpu-run');
     } catch (e) {
@@ -100,9 +103,16 @@ export class Runs {
   showResult(r) {
     const s = this.session;
     this.lastRun = r;
-    this.lastResult = { method: r.method, n: s.flags.length, count: r.count, instanceCount: r.instanceCount, hash: r.hash >>> 0, backend: r.backend };
+    this.lastResult = { method: r.method, n: s.flags.length, count: r.count, instanceCount: r.instanceCount, hash: r.partial ? null : r.hash >>> 0, backend: r.backend };
     s.view?.showResult(r);
-    s.emit('result', { ...this.lastResult });
+    if (!r.partial) s.emit('result', { ...this.lastResult });
+  }
+
+  /** The rest of a run that came back in part: every index and the hash, then the result whole. */
+  async readRest(engine, r, signal) {
+    const rest = await engine.exec((pg) => (signal.aborted ? null : pg.readRun()));
+    if (!rest || signal.aborted || this.lastRun !== r) return;
+    this.showResult({ ...r, indices: rest.indices, hash: rest.hash, partial: false });
   }
 
   failed(e) {

@@ -83,6 +83,7 @@ pub(super) fn run_object(
     image: Option<crate::draw_instances::Pixels>,
     backend: &str,
 ) -> JsValue {
+    let partial = out.indices.len() < out.count as usize;
     let (image, width, height) = match image {
         Some((pixels, width, height)) => (
             js_sys::Uint8Array::from(&pixels[..]).into(),
@@ -100,7 +101,16 @@ pub(super) fn run_object(
         ("count", out.count.into()),
         ("instanceCount", out.indirect.instance_count().into()),
         ("vertexCount", vertex_count(&out.indirect).into()),
-        ("hash", out.hash().into()),
+        // A run that came back in part (its first indices): its hash with the rest (`readRun`).
+        ("partial", partial.into()),
+        (
+            "hash",
+            if partial {
+                JsValue::NULL
+            } else {
+                out.hash().into()
+            },
+        ),
         ("backend", backend.into()),
     ])
 }

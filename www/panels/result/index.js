@@ -11,8 +11,13 @@ const sheet = lazySheet(css);
 /** @param {import('../../playground/context.js').PanelContext} context */
 export function create(context) {
   const { t } = context;
-  const onExport = (what, format) => {
-    const data = what === 'flags' ? { flags: context.flags(), preset: context.preset() } : context.lastRun();
+  const onExport = async (what, format) => {
+    let data = what === 'flags' ? { flags: context.flags(), preset: context.preset() } : context.lastRun();
+    // A large run whose rest is still on its way: every index first (the download is of all of them).
+    if (data?.partial) {
+      const rest = await context.engine()?.exec((pg) => pg.readRun());
+      data = rest ? { ...data, indices: rest.indices, hash: rest.hash, partial: false } : data;
+    }
     return save(context.root, data && exportFiles(what, data), format, context, t);
   };
   const result = new ResultPanel({ t, onMethod: (m) => context.setMethod(m), onRun: () => context.run({ traces: false }), onExport });

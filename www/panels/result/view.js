@@ -3,10 +3,9 @@
 // hash, where it ran, how long the run took and, apart, how long its first
 // compilation took) with the dense list itself, and the downloads.
 
+import { layout } from '../../core/layout.js';
 import { h, replace, hex32, scrollBox, uniqueId } from '../../core/dom.js';
 import { exportButtons } from '../shared/export.js';
-
-const RESULT_ITEMS = 1024;
 
 export class ResultPanel {
   /**
@@ -103,8 +102,9 @@ export class ResultPanel {
     this.count.dataset.value = String(r.count);
     this.instanceCount.textContent = t.num(r.instanceCount);
     this.instanceCount.dataset.value = String(r.instanceCount);
-    this.hash.textContent = hex32(r.hash);
-    this.hash.dataset.value = String(r.hash >>> 0);
+    // A large run's hash comes with the rest of its indices, a moment after its count.
+    this.hash.textContent = r.partial ? '…' : hex32(r.hash);
+    this.hash.dataset.value = r.partial ? '' : String(r.hash >>> 0);
     const where = r.backend === 'gpu' ? t('result.gpu') : t('status.cpuTag');
     this.ranOn.textContent =
       r.ms !== undefined
@@ -121,15 +121,15 @@ export class ResultPanel {
     }
     this.compiled.dataset.ms = compileMs === null ? '' : String(compileMs);
     this.compiled.textContent = compileMs === null ? '' : t('result.compiled', { method: r.method, seconds: t.fixed(compileMs / 1000, 2) });
-    const shown = Math.min(r.indices.length, RESULT_ITEMS);
+    const shown = Math.min(r.indices.length, layout.resultHead);
     const items = [];
     for (let k = 0; k < shown; k++) items.push(h('li', { 'data-testid': 'result-item' }, String(r.indices[k])));
     replace(this.list, items);
     this.list.dataset.method = r.method;
-    this.list.dataset.count = String(r.indices.length);
+    this.list.dataset.count = String(r.count);
     this.list.dataset.backend = r.backend;
-    this.more.hidden = r.indices.length <= shown;
-    this.more.textContent = t('result.more', { rest: r.indices.length - shown, shown });
+    this.more.hidden = r.count <= shown;
+    this.more.textContent = t('result.more', { rest: r.count - shown, shown });
     if (r.count === 0) {
       this.more.hidden = false;
       this.more.textContent = t('result.none');

@@ -35,6 +35,8 @@ pub(in crate::web) struct Gpu {
     pub probe_line: Cell<u32>,
     /// The first slot past the count that the last run of a learner's kernel wrote, or -1.
     pub written_past: Cell<f64>,
+    /// The last run's compaction and count, where it came back in part (`render::PARTIAL_FROM`).
+    pub last: RefCell<Option<(wgpu_compaction::Compaction, u32)>>,
 }
 
 impl Gpu {
@@ -47,6 +49,7 @@ impl Gpu {
             kernel: RefCell::new(None),
             probe_line: Cell::new(0),
             written_past: Cell::new(-1.0),
+            last: RefCell::new(None),
         }
     }
 
@@ -142,6 +145,13 @@ impl Gpu {
     ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
         let result = render::run_gpu(self, &input.flags, input.buffer, method, draw).await;
         result.map_err(|e| self.after_loss(e))
+    }
+
+    /// Every index of the last run, where it came back in part; None where it came back whole.
+    pub async fn read_last(&self) -> crate::Result<Option<CompactionOutput>> {
+        render::read_last(self)
+            .await
+            .map_err(|e| self.after_loss(e))
     }
 
     pub async fn trace_scan(&self, flags: &[u32]) -> crate::Result<ScanTrace> {

@@ -8,6 +8,7 @@ use super::Gpu;
 use crate::draw_instances::{DrawInstances, Grid, OffscreenImage, Pixels};
 use crate::web::backend::Draw;
 use crate::web::shared::Uploaded;
+use crate::web::{PARTIAL_FROM, RESULT_HEAD};
 use wgpu_compaction::teaching::{self, scoped, Readback};
 use wgpu_compaction::{Compaction, CompactionOutput, Compactor, Method};
 
@@ -36,8 +37,15 @@ pub(super) async fn run_gpu(
     let compactor = gpu.compactor();
     let mut prepared = None;
     let mut buffer = buffer;
+    // A large run reads back its count and what the result shows at once; its
+    // compaction stays, for the rest on demand (`read_last`).
+    let head = match draw {
+        Draw::Attached if flags.len() as u64 >= PARTIAL_FROM => RESULT_HEAD,
+        _ => u64::MAX,
+    };
     let mut turn = shared.lock.lock().await;
     shared.check()?;
+    *gpu.last.borrow_mut() = None;
     for k in 0.. {
         let step = Step {
             gpu,
@@ -46,9 +54,15 @@ pub(super) async fn run_gpu(
             method,
             k,
             per_slice,
+            head,
         };
         let done = scoped(device, step.run(&mut prepared, &mut buffer, &draw)).await?;
         if let Some(done) = done {
+            if done.0.indices.len() < done.0.count as usize {
+                if let Some((compaction, _)) = prepared.take() {
+                    *gpu.last.borrow_mut() = Some((compaction, done.0.count));
+                }
+            }
             return Ok(done);
         }
         drop(turn);
@@ -66,6 +80,8 @@ struct Step<'a> {
     method: Method,
     k: usize,
     per_slice: u64,
+    /// The most indices read back with the run.
+    head: u64,
 }
 
 impl Step<'_> {
@@ -119,9 +135,16 @@ impl Step<'_> {
             done.read(device).await?;
             return Ok(None);
         }
-        finish_run(gpu, compactor, flags, compaction, (last, per_slice), draw)
-            .await
-            .map(Some)
+        finish_run(
+            gpu,
+            compactor,
+            flags,
+            compaction,
+            (last, per_slice, self.head),
+            draw,
+        )
+        .await
+        .map(Some)
     }
 }
 
@@ -131,7 +154,7 @@ async fn finish_run(
     compactor: &Compactor,
     flags: &[u32],
     compaction: &Compaction,
-    (last, per_slice): (usize, u64),
+    (last, per_slice, head): (usize, u64, u64),
     draw: &Draw,
 ) -> crate::Result<(CompactionOutput, Option<Pixels>)> {
     let device = &gpu.shared.context.device;
@@ -161,7 +184,7 @@ async fn finish_run(
             (None, Some((image, grid)))
         }
     };
-    let output = compaction.read_output(device, &mut encoder)?;
+    let output = compaction.read_output_head(device, &mut encoder, head)?;
     let mut pixels = Readback::default();
     let image_at = image.as_ref().map(|(image, grid)| {
         let (indices, indirect) = (compaction.indices(), compaction.indirect());
@@ -226,4 +249,24 @@ fn draw_canvas(
         grid,
     );
     Some(frame)
+}
+
+/// All the indices of the last large run (its first RESULT_HEAD came back with
+/// it): `count` words read from its compaction, kept since; None where the
+/// last run came back whole.
+pub(super) async fn read_last(gpu: &Gpu) -> crate::Result<Option<CompactionOutput>> {
+    let _turn = gpu.shared.lock.lock().await;
+    gpu.shared.check()?;
+    let device = &gpu.shared.context.device;
+    let pending = {
+        let last = gpu.last.borrow();
+        let Some((compaction, count)) = last.as_ref() else {
+            return Ok(None);
+        };
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let pending = compaction.read_output_head(device, &mut encoder, u64::from(*count))?;
+        gpu.shared.context.queue.submit([encoder.finish()]);
+        pending
+    };
+    Ok(Some(pending.read(device).await?))
 }
