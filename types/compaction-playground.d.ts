@@ -8,7 +8,7 @@
 export type Method = 'atomic' | 'aggregated' | 'scan' | 'lookback' | 'lookback-bits' | 'tile-atomic' | 'packed-scan';
 
 /** A panel of the element, as `panels` lists them. */
-export type Panel = 'editor' | 'result' | 'draw' | 'scan' | 'tiles' | 'atomic' | 'order' | 'bench' | 'code' | 'kernel';
+export type Panel = 'editor' | 'result' | 'draw' | 'scan' | 'tiles' | 'atomic' | 'order' | 'bench' | 'code' | 'course' | 'kernel';
 
 /** A preset of flags: `preset="random 100000 0.5 1"`. */
 export interface Preset {
@@ -59,6 +59,41 @@ export interface CompactionPlaygroundEventMap extends HTMLElementEventMap {
   compile: CustomEvent<{ ok: boolean; diagnostics: KernelDiagnostic[] }>;
   /** The kernel panel checked the learner's kernel. */
   check: CustomEvent<KernelReport>;
+  /** The course's current exercise passed its check for the first time. */
+  solved: CustomEvent<{ id: ExerciseId; attempts: number }>;
+  /** The course showed a hint (`hint()` or its button). */
+  hint: CustomEvent<CourseHint>;
+}
+
+/** The course's exercises, in order (the `exercise` attribute names one). */
+export type ExerciseId = 'counter' | 'aggregated' | 'step' | 'steps' | 'load' | 'exclusive' | 'offsets' | 'scatter';
+
+/** One exercise of the course, as `exercises` lists it. */
+export interface CourseExercise {
+  id: ExerciseId;
+  /** Its title, in the element's language. */
+  title: string;
+  /** The kernel it is written in. */
+  kernel: KernelName;
+  solved: boolean;
+}
+
+/** A learner's progress on one exercise, kept in the browser under the `course` key. */
+export interface ExerciseProgress {
+  solved: boolean;
+  /** Checks made (a compile error among them). */
+  attempts: number;
+  hintsUsed: number;
+  /** Whether our solution was opened. */
+  solutionSeen: boolean;
+}
+
+/** A hint keyed to the last failed check: its failure kind and level (1 a nudge, 2 the concept, 3 nearly the line). */
+export interface CourseHint {
+  id: ExerciseId;
+  kind: 'missing' | 'extra' | 'duplicate' | 'order' | 'count' | 'out-of-range' | 'unwritten' | 'past-count' | 'nondeterministic' | 'schedule' | 'hung' | 'compile-error';
+  level: 1 | 2 | 3;
+  text: string;
 }
 
 /** A compiler's message on the learner's text: 1-based line (0: no place) and UTF-16 column. */
@@ -126,6 +161,16 @@ export declare class CompactionPlaygroundElement extends HTMLElement {
   kernelSource: string | null;
   /** Checks the kernel panel's kernel (rejects with `.kind` 'no-kernel' without one). */
   check(): Promise<KernelReport>;
+  /** The course's exercises in order (empty without a `course` attribute, or before its panel is built). */
+  readonly exercises: CourseExercise[];
+  /** The course's current exercise; setting it (or the attribute) moves the course there. */
+  exercise: ExerciseId | string | null;
+  /** The course's progress by exercise id. */
+  readonly progress: Partial<Record<ExerciseId, ExerciseProgress>>;
+  /** The next hint for the last failed check of the current exercise, or null where none is due (rejects with `.kind` 'no-course' without a course). */
+  hint(): Promise<CourseHint | null>;
+  /** Clears the course's progress in this browser. */
+  resetProgress(): void;
   addEventListener<K extends keyof CompactionPlaygroundEventMap>(
     type: K,
     listener: (this: CompactionPlaygroundElement, ev: CompactionPlaygroundEventMap[K]) => unknown,

@@ -88,10 +88,15 @@ test('panels from the attribute: spaces or commas, unknown names said, nothing m
   assert.deepEqual([...parsePanels('scan result').panels], ['scan', 'result']);
   assert.deepEqual([...parsePanels('scan,result').panels], ['scan', 'result']);
   assert.deepEqual(parsePanels('scan nope').unknown, ['nope']);
-  assert.equal(parsePanels('').panels.size, PANELS.length);
-  assert.equal(parsePanels(null).panels.size, PANELS.length);
-  assert.equal(parsePanels('nope').panels.size, PANELS.length, 'nothing known: all');
+  // Every panel but the course, which a `course` attribute brings, with the kernel panel.
+  assert.equal(parsePanels('').panels.size, PANELS.length - 1);
+  assert.equal(parsePanels(null).panels.has('course'), false);
+  assert.equal(parsePanels('nope').panels.size, PANELS.length - 1, 'nothing known: all');
+  assert.equal(parsePanels('course').panels.has('course'), false, 'no course without its attribute');
+  assert.deepEqual([...parsePanels('result', true).panels], ['result', 'course', 'kernel']);
+  assert.equal(parsePanels('', true).panels.size, PANELS.length);
   assert.equal(formatPanels(new Set(PANELS)), null);
+  assert.equal(formatPanels(new Set(PANELS.filter((p) => p !== 'course'))), null);
   assert.equal(formatPanels(new Set(['code', 'editor'])), 'editor code');
 });
 

@@ -9,8 +9,6 @@ import { reserveCss, fitWidthFn, widthFnAt, widthFnCss } from '../../www/loader/
 import { PANELS, PANEL_ROWS } from '../../www/core/panels.js';
 import { frameHeight, embedSnippets } from '../../www/page/embed-code.js';
 
-const all = new Set(PANELS);
-
 test('every panel has a height at every sampled width, and the total is the status, the gaps and the cards', () => {
   for (const row of PANEL_ROWS) {
     assert.equal(row.heights.length, (row.widths ?? SAMPLE_WIDTHS).length, row.name);
@@ -99,7 +97,14 @@ test('the host-page rule: each panel alone and the pair, evaluated at 400 widths
   const widths = Array.from({ length: 400 }, (_, k) => 12 + k * 0.2137);
   // Away from the widths where a height steps (two columns, the editor's flags wrapping).
   const clear = (w) => [WIDE, 32.8, 17.55, 14.5].every((t) => Math.abs(w - t) > 0.05);
-  for (const p of PANELS) {
+  // (The course's share is written for a course attribute, which brings the kernel panel.)
+  const courseKernel = value('compaction-playground[course]', 'kernel');
+  const courseOwn = value('compaction-playground[course]', 'course');
+  for (const w of widths.filter(clear)) {
+    const want = reserve(new Set(['course', 'kernel']), { widthEm: w, status: false }).total + GAP_EM;
+    assert.ok(Math.abs(cssAt(courseKernel, w) + cssAt(courseOwn, w) - want) < 0.03, `the course at ${w} em`);
+  }
+  for (const p of PANELS.filter((q) => q !== 'course')) {
     const written = value(`compaction-playground[panels~="${p}"]`, p);
     for (const w of widths.filter(clear)) {
       const want = reserve(new Set([p]), { widthEm: w, status: false }).total + GAP_EM;
@@ -137,7 +142,8 @@ test('"Copy embed code": a whole-number iframe height for every panel alone, the
     result: { n: 10 },
   };
   const heights = [];
-  for (const panels of [...PANELS, '', PANELS.join(' ')]) {
+  // (The course's embed code carries a course attribute; "all" is every panel but the course.)
+  for (const panels of [...PANELS, '', PANELS.filter((p) => p !== 'course').join(' ')]) {
     const { element, iframe } = embedSnippets(el, panels);
     const height = Number(/height="([^"]+)"/.exec(iframe)[1]);
     assert.ok(Number.isInteger(height) && height > 100, `${panels || '(default)'}: height ${height}`);
@@ -145,6 +151,6 @@ test('"Copy embed code": a whole-number iframe height for every panel alone, the
     assert.match(iframe, /src="https:\/\/docs\.example\/assets\/playground\/embed\.html#flags=b10\.WQI&amp;method=scan&amp;step=3/);
     heights.push(height);
   }
-  assert.equal(heights.at(-1), frameHeight(all, 10));
+  assert.equal(heights.at(-1), frameHeight(new Set(PANELS.filter((p) => p !== 'course')), 10));
   assert.equal(heights.at(-2), heights.at(-1), 'no panels named: all of them');
 });

@@ -39,6 +39,7 @@ export const PANEL_ROWS = Object.freeze([
   { name: 'order', card: 'order-card', words: true, heights: [111, 115, 114.5] },
   { name: 'bench', card: 'bench-card', words: true, heights: [18, 22.5, 22] },
   { name: 'code', card: 'code-card', heights: [135.5, 137, 136.5] },
+  { name: 'course', card: 'course-card', lead: true, words: true, heights: [30, 32, 36] },
   { name: 'kernel', card: 'kernel-card', lead: true, words: true, heights: [40.8, 42.4, 43.6] },
 ]);
 
@@ -63,25 +64,36 @@ export const TILE_VIEW = STEPPER('tiles');
  */
 export const TILE_METHODS = ['lookback', 'lookback-bits', 'tile-atomic'];
 
+/** The course's panel: shown only where the element has a `course` attribute (the progress key), then with the kernel panel. */
+export const COURSE = 'course';
+export const COURSE_KERNEL = 'kernel';
+
 /**
  * `panels` as written in the attribute or the hash: names separated by spaces
- * or commas. Empty or missing: every panel. Returns `{ panels: Set, unknown: [] }`.
- * @param {unknown} text
+ * or commas. Empty or missing: every panel. `course`: whether the element has
+ * a `course` attribute, which adds the course and the kernel panel; without
+ * it the course never shows. Returns `{ panels: Set, unknown: [] }`.
+ * @param {unknown} text  @param {boolean} [course]
  */
-export function parsePanels(text) {
+export function parsePanels(text, course = false) {
   const names = String(text ?? '')
     .split(/[\s,]+/)
     .filter(Boolean);
-  if (names.length === 0) return { panels: new Set(PANELS), unknown: [] };
   const unknown = names.filter((n) => !PANELS.includes(n));
-  const panels = new Set(names.filter((n) => PANELS.includes(n)));
-  return { panels: panels.size ? panels : new Set(PANELS), unknown };
+  const known = new Set(names.filter((n) => PANELS.includes(n)));
+  const panels = known.size ? known : new Set(PANELS);
+  if (course) {
+    panels.add(COURSE);
+    panels.add(COURSE_KERNEL);
+  } else panels.delete(COURSE);
+  return { panels: panels.size ? panels : new Set(PANELS.filter((p) => p !== COURSE)), unknown };
 }
 
 /** The attribute form: `null` when every panel shows. @param {Set<string>} panels */
 export function formatPanels(panels) {
-  const list = PANELS.filter((p) => panels.has(p));
-  return list.length === PANELS.length ? null : list.join(' ');
+  // (The course comes from the element's course attribute, not from the list.)
+  const list = PANELS.filter((p) => p !== COURSE && panels.has(p));
+  return list.length === PANELS.length - 1 ? null : list.join(' ');
 }
 
 /**

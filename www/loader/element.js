@@ -27,7 +27,26 @@ import { poster } from './poster.js';
 import { lazySheet } from '../panels/shared/sheet.js';
 import baseCss from './base.css';
 
-export const ATTRIBUTES = ['flags', 'preset', 'method', 'step', 'panels', 'theme', 'lang', 'sync-url', 'loading', 'autorun', 'quiet', 'kernel', 'editable', 'check', 'cases', 'kernel-src'];
+export const ATTRIBUTES = [
+  'flags',
+  'preset',
+  'method',
+  'step',
+  'panels',
+  'theme',
+  'lang',
+  'sync-url',
+  'loading',
+  'autorun',
+  'quiet',
+  'kernel',
+  'editable',
+  'check',
+  'cases',
+  'kernel-src',
+  'course',
+  'exercise',
+];
 const KEY_EVENTS = ['keydown', 'keypress', 'keyup'];
 
 // Importing this module during a static site's server-side render (no DOM)
@@ -282,7 +301,7 @@ export class CompactionPlaygroundElement extends Base {
     const style = getComputedStyle(this);
     const em = parseFloat(style.fontSize) || 16;
     const width = this.getBoundingClientRect().width || this.parentElement?.getBoundingClientRect().width || 800;
-    const panels = this.playground?.panelsShown() ?? parsePanels(this.getAttribute('panels')).panels;
+    const panels = this.playground?.panelsShown() ?? parsePanels(this.getAttribute('panels'), this.hasAttribute('course')).panels;
     const n = this.playground?.flagCount() ?? flagCount(this.getAttribute('flags'), this.getAttribute('preset'));
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
     return reserve(panels, { widthEm: width / em, wideEm: (WIDE * rem) / em, n, method: this.method, status: !this.quiet });
@@ -411,7 +430,7 @@ export class CompactionPlaygroundElement extends Base {
   }
 
   get panels() {
-    return formatPanels(parsePanels(this.getAttribute('panels')).panels) ?? PANELS.join(' ');
+    return formatPanels(parsePanels(this.getAttribute('panels'), this.hasAttribute('course')).panels) ?? PANELS.join(' ');
   }
   set panels(value) {
     this.setOrRemove('panels', Array.isArray(value) ? value.join(' ') : value);
@@ -460,6 +479,36 @@ export class CompactionPlaygroundElement extends Base {
 
   /** A kernel source set before the playground started, until it is handed over. @type {string | null} */
   #kernelSource = null;
+
+  /** The course's exercises in order, `[{ id, title, kernel, solved }]`: empty without a course, or before its panel is built. */
+  get exercises() {
+    return this.playground?.course?.exercises() ?? [];
+  }
+
+  /** The course's current exercise (its id); setting it (or the attribute) moves the course there. */
+  get exercise() {
+    return this.playground?.course?.exercise ?? this.getAttribute('exercise');
+  }
+  set exercise(id) {
+    this.setOrRemove('exercise', id);
+  }
+
+  /** The course's progress, per exercise id: `{ solved, attempts, hintsUsed, solutionSeen }`. */
+  get progress() {
+    return this.playground?.course?.progress() ?? {};
+  }
+
+  /** The next hint for the last failed check of the current exercise, `{ id, kind, level, text }`, or null (rejects without a course). */
+  hint() {
+    const course = this.playground?.course;
+    if (!course) return Promise.reject(Object.assign(new Error('no course'), { kind: 'no-course' }));
+    return course.hint();
+  }
+
+  /** Clears the course's progress (in this browser, under its key). */
+  resetProgress() {
+    this.playground?.course?.resetProgress();
+  }
 
   /** Checks the kernel panel's kernel: resolves to its report (`KernelReport`), rejects without a kernel panel. */
   check() {

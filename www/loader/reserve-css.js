@@ -7,7 +7,7 @@
 // reserves what the loader will at any width, in any docs column. Build-time
 // only: the loader does not import it.
 
-import { PANEL_ROWS, PANELS, TILE_METHODS } from '../core/panels.js';
+import { COURSE, COURSE_KERNEL, PANEL_ROWS, PANELS, TILE_METHODS } from '../core/panels.js';
 import { reserve, STATUS_EM, GAP_EM, WIDE } from './reserve.js';
 
 /**
@@ -124,11 +124,16 @@ export function reserveCss() {
   const [scan, tiles] = PANEL_ROWS.filter((r) => r.stepper).map((r) => r.name);
   return [
     '/* compaction-playground-reserve.css: written by scripts/build-dist.mjs from www/loader/reserve-css.js. */',
-    `${el()} {\n  display: flow-root;\n  --cp-r-status: ${STATUS_EM}em;\n${decl(PANELS.map((p) => [p, p === tiles ? '0em' : alone[p]]))}\n}`,
+    `${el()} {\n  display: flow-root;\n  --cp-r-status: ${STATUS_EM}em;\n${decl(PANELS.map((p) => [p, p === tiles || p === COURSE ? '0em' : alone[p]]))}\n}`,
     `${el()}::before {\n  content: "";\n  float: left;\n  padding-top: calc(var(--cp-r-status)${PANELS.map((p) => ` + var(${share(p)})`).join('')});\n}`,
     // (As specific as the rules of each panel after it, which win: `:where` adds nothing.)
     `${el(`[panels]:not(:where([panels=""]))`)} {\n${decl(PANELS.map((p) => [p, '0em']))}\n}`,
-    ...PANELS.map((p) => `${el(`[panels~="${p}"]`)} {\n${decl([[p, alone[p]]])}\n}`),
+    ...PANELS.filter((p) => p !== COURSE).map((p) => `${el(`[panels~="${p}"]`)} {\n${decl([[p, alone[p]]])}\n}`),
+    // The course shows where the element has a course attribute, and brings the kernel panel with it.
+    `${el('[course]')} {\n${decl([
+      [COURSE, alone[COURSE]],
+      [COURSE_KERNEL, alone[COURSE_KERNEL]],
+    ])}\n}`,
     // The pair: side by side from WIDE rem, as tall as the taller; stacked below.
     `${el(':not([panels])')}, ${el(`[panels~="${first}"][panels~="${second}"]`)} {\n${decl([
       [first, byColumns(fit(pairs, 0), fit(pairs, Infinity))],

@@ -25,9 +25,12 @@ export function frameHeight(panels, n) {
  */
 export function embedSnippets(el, panels = '') {
   const moduleUrl = el.constructor.moduleUrl;
-  const chosen = parsePanels(panels).panels;
+  // The course comes with a `course` attribute (its progress key), which brings the kernel panel too.
+  const course = parsePanels(panels, true).panels.has('course') && /\bcourse\b/.test(panels);
+  const chosen = parsePanels(panels, course).panels;
   const panelsAttribute = formatPanels(chosen);
   const attributes = [];
+  if (course) attributes.push(['course', 'course']);
   if (el.flags !== null) attributes.push(['flags', el.flags]);
   else attributes.push(['preset', el.preset]);
   attributes.push(['method', el.method]);

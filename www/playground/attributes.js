@@ -24,6 +24,9 @@ export function attributeChanged(session, name, value) {
     case 'kernel-src':
       session.kernel?.exerciseChanged();
       break;
+    case 'exercise':
+      if (session.course && value && session.course.exercise !== value) session.course.exercise = value;
+      break;
     case 'flags':
     case 'preset': {
       const made = attributeFlags(session.attributes, { t: session.t, wasm: session.wasm }, errors);

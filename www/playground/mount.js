@@ -24,7 +24,7 @@ class Mounted {
     this.host = host;
     this.destroyed = false;
     /** The panels asked for before a view exists; then the view's (a link's `panels` may change them). */
-    this.panels = parsePanels(host.getAttribute('panels')).panels;
+    this.panels = parsePanels(host.getAttribute('panels'), host.hasAttribute('course')).panels;
     this.session = new Session({
       attributes: host.attributeValues(),
       restore,
@@ -77,13 +77,15 @@ class Mounted {
 
   attributeChanged(name, value) {
     if (name === 'panels') {
-      const { panels } = parsePanels(value);
+      const { panels } = parsePanels(value, this.host.hasAttribute('course'));
       this.panels = panels;
       this.session.clearAlert('panels');
       this.sayUnknownPanels(value);
       // (The URL is written on the next change of state: now, during a hash change, it would undo the link's.)
       this.view?.setPanels(panels);
-    } else if (name === 'quiet') {
+    } else if (name === 'quiet' || name === 'course') {
+      // (A course's key changes its panels and its progress: built anew.)
+      this.panels = parsePanels(this.host.getAttribute('panels'), this.host.hasAttribute('course')).panels;
       this.rebuild();
     } else if (name === 'theme') {
       this.sayBadTheme();
@@ -145,6 +147,10 @@ class Mounted {
   }
   get kernel() {
     return this.session.kernel;
+  }
+  /** The course panel's API (null without a course, or before its panel is built). */
+  get course() {
+    return this.session.course;
   }
   get lastResult() {
     return this.session.lastResult;

@@ -27,6 +27,7 @@ import { sheets } from './sheets.js';
  *   engineChanged?(engine: any, sources: any[]): void,
  *   kernelStepping?(state: import('./stepping.js').SteppingState): void,
  *   sourcesChanged?(sources: any[]): void,
+ *   kernelChecked?(report: object): void,
  *   refresh?(signal: AbortSignal): Promise<void>,
  *   shown?(): void,
  *   stepper?: any,

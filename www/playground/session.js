@@ -82,6 +82,11 @@ export class Session {
     this.kernel = null;
     /** @type {string | null} */
     this.pendingKernelSource = null;
+    /** The course's current exercise (the course panel sets it; the kernel panel takes it), and the course panel's API. */
+    /** @type {{ id: string, module: string, editable: string[], check: string } | null} */
+    this.exercise = null;
+    /** @type {any} */
+    this.course = null;
     /** The kernel panel's kernel and the visitor's texts, kept when the view is rebuilt (a language switch). */
     /** `link`: the kernel the URL carries (`{ module, src }`), `fromLink`: the one a link brought, until the panel takes it. */
     this.kernelState = { module: null, texts: new Map(), link: null, fromLink: null };
@@ -378,7 +383,7 @@ export class Session {
     // A learner's kernel in the link: the kernel panel takes it (compiled at once, run only on Check).
     if (link && !link.error && link.state.kernel) this.kernelState.fromLink = link.state.kernel;
     if (start.panels) {
-      const { panels, unknown } = parsePanels(start.panels);
+      const { panels, unknown } = parsePanels(start.panels, this.attributes.course !== null && this.attributes.course !== undefined);
       this.view?.setPanels(panels);
       if (unknown.length) this.alert('panels', this.t('app.unknownPanels', { panels: unknown.join(', ') }));
     }
@@ -658,6 +663,17 @@ export class Session {
     const pending = this.pendingKernelSource;
     this.pendingKernelSource = null;
     return api ? pending : null;
+  }
+
+  /** The course's exercise, set by its panel: the kernel panel takes it. @param {any} exercise */
+  setExercise(exercise) {
+    this.exercise = exercise;
+    this.kernel?.exerciseChanged();
+  }
+
+  /** The course panel's API for the element (null when it goes). @param {any} api */
+  offerCourse(api) {
+    this.course = api;
   }
 
   /** The element's `kernelSource`: the panel's text, or what waits for the panel. */

@@ -169,6 +169,9 @@ export const messages = {
   'card.order': 'Why order matters',
   'card.bench': 'Benchmark on this GPU',
   'card.code': 'The kernels’ code',
+  'card.course': 'A course: the kernels in order',
+  'card.course.lead':
+    'Eight exercises from the article’s atomic counter to the scan’s offsets and scatter. Each one is written in the panel below and checked on your GPU; your progress stays in this browser.',
   'card.kernel': 'Your kernel, checked',
   'card.kernel.lead':
     'Write one of the article’s kernels yourself: your browser compiles it as you type, runs it on your GPU through the library’s own passes, checks it against ours on about thirty cases from 0 to 65 537 flags, and when it breaks shows the smallest input that breaks it.',

@@ -169,6 +169,9 @@ export const messages = {
   'card.order': 'Por qué importa el orden',
   'card.bench': 'Benchmark en esta GPU',
   'card.code': 'El código de los kernels',
+  'card.course': 'Un curso: los kernels en orden',
+  'card.course.lead':
+    'Ocho ejercicios, del contador atómico del artículo a los desplazamientos y la dispersión del scan. Cada uno se escribe en el panel de abajo y se comprueba en tu GPU; tu progreso se queda en este navegador.',
   'card.kernel': 'Tu kernel, comprobado',
   'card.kernel.lead':
     'Escribe tú uno de los kernels del artículo: tu navegador lo compila mientras escribes, lo ejecuta en tu GPU con las mismas pasadas de la biblioteca, lo compara con el nuestro en unos treinta casos de 0 a 65 537 flags y, cuando falla, te muestra la entrada más pequeña que lo rompe.',

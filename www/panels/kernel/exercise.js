@@ -68,7 +68,7 @@ export function startingText(shipped, editable, given) {
 }
 
 /** The text of `fn name(…) { … }` in `wgsl`, from its head to its closing brace (its comments above left out). */
-function functionText(wgsl, name) {
+export function functionText(wgsl, name) {
   const at = locate(wgsl, name);
   if (!at) return '';
   return wgsl.split('\n').slice(at.head, at.end).join('\n');
@@ -82,10 +82,11 @@ function replaceFunction(wgsl, name, replacement) {
   return [...lines.slice(0, at.head), replacement, ...lines.slice(at.end)].join('\n');
 }
 
-/** A function's head kept, its body a TODO. */
+/** A function's head kept, its body a TODO (that still compiles: one returning a value returns the zero of its type). */
 function todoBody(fnText) {
   const open = fnText.indexOf('{');
-  return `${fnText.slice(0, open + 1)}\n  // TODO: write this function.\n}`;
+  const returns = /->\s*(?:@\w+\([^)]*\)\s*)*([^{]+?)\s*$/.exec(fnText.slice(0, open))?.[1];
+  return `${fnText.slice(0, open + 1)}\n  // TODO: write this function.\n${returns ? `  return ${returns}();\n` : ''}}`;
 }
 
 /** Character ranges outside the editable functions (head to closing brace, comments above included). */

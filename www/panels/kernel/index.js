@@ -46,11 +46,13 @@ export function create(context) {
   /**
    * An exercise of the page's (the element's kernel, editable, check, cases,
    * kernel-src and script child): its starting text and read-only ranges.
-   * @type {{ module: string, check: string | null, cases: number[] | null, text: string, locked: { from: number, to: number }[] } | null}
+   * @type {{ id: string | null, module: string, check: string | null, cases: number[] | null, text: string, locked: { from: number, to: number }[] } | null}
    */
   let exercise = null;
   const start = () => (exercise && exercise.module === module ? exercise.text : factsOf(module).wgsl);
-  const source = () => texts.get(module) ?? start();
+  /** Where the learner's text is kept: by exercise in a course (several share a module), else by module. */
+  const textKey = () => (exercise?.id && exercise.module === module ? exercise.id : module);
+  const source = () => texts.get(textKey()) ?? start();
   const mode = () => (exercise?.check === 'exact' || exercise?.check === 'unordered' ? exercise.check : factsOf(module).method === 'scan' ? 'exact' : 'unordered');
 
   /** @type {ReturnType<typeof import('./editor.js').createEditor> | null} */
@@ -90,7 +92,7 @@ export function create(context) {
     onEdit: () => context.track(openEditor()),
     onCheck: () => context.track(compileAndCheck(false)),
     onReset: () => {
-      texts.delete(module);
+      texts.delete(textKey());
       hung = '';
       if (editor) editor.setText(source(), locked());
       else show();
@@ -116,6 +118,17 @@ export function create(context) {
   /** The exercise the element's attributes ask for (none without them): read, said where wrong, shown. */
   async function readAttributes() {
     const mine = ++reading;
+    // A course's exercise (its panel chose it) before the element's own attributes.
+    const course = context.exercise();
+    if (course) {
+      const made = startingText(factsOf(course.module).wgsl, course.editable, null);
+      exercise = { id: course.id, module: course.module, check: course.check, cases: null, text: made.text, locked: made.locked };
+      module = /** @type {any} */ (course.module);
+      kept.module = course.module;
+      compiled = { text: '', wgsl: '', ok: false, module };
+      show();
+      return;
+    }
     const attrs = context.attributes();
     const asked = readExercise(attrs, facts);
     const errors = asked.errors.map((e) => t(e.key, e.params));
@@ -134,10 +147,10 @@ export function create(context) {
     if (name) {
       const made = startingText(factsOf(name).wgsl, asked.editable, given);
       if (made.missing.length) errors.push(t('kernel.missingFns', { fns: made.missing.join(', '), module: name }));
-      exercise = { module: name, check: asked.check, cases: asked.cases, text: made.text, locked: made.locked };
+      exercise = { id: null, module: name, check: asked.check, cases: asked.cases, text: made.text, locked: made.locked };
       module = /** @type {any} */ (name);
       kept.module = name;
-    } else exercise = asked.check || asked.cases ? { module, check: asked.check, cases: asked.cases, text: factsOf(module).wgsl, locked: [] } : null;
+    } else exercise = asked.check || asked.cases ? { id: null, module, check: asked.check, cases: asked.cases, text: factsOf(module).wgsl, locked: [] } : null;
     if (errors.length) context.alert('kernel-exercise', errors.join(' '));
     show();
   }
@@ -168,7 +181,7 @@ export function create(context) {
         readOnly: locked(),
         label: t('kernel.editorLabel', { module }),
         onChange: (text) => {
-          texts.set(module, text);
+          texts.set(textKey(), text);
           clearTimeout(timer);
           timer = setTimeout(() => context.track(Promise.all([compileAndCheck(true), linkTo(module, text)])), COMPILE_DELAY_MS);
         },
@@ -241,6 +254,8 @@ export function create(context) {
     reportText = r ? compiled.text : null;
     view.showReport(r, mode());
     if (r && r.verdict !== 'compile-error') context.emit('check', structuredClone(r));
+    // The course counts the checks of its exercise (a compile error among them).
+    if (r && exercise?.id) context.kernelChecked({ ...r, exercise: exercise.id });
   }
 
   /**
@@ -354,7 +369,7 @@ export function create(context) {
   async function linkTo(name, text) {
     const ours = text === factsOf(name).wgsl;
     const src = ours ? null : await packSource(text);
-    if (name !== module || texts.get(name) !== text) return;
+    if (name !== module || texts.get(textKey()) !== text) return;
     const long = src !== null && src.length > MAX_LINK_CHARS;
     kept.link = ours ? null : { module: name, src: long ? null : src };
     view.showTooLong(long ? { name, text } : null);
@@ -387,7 +402,7 @@ export function create(context) {
 
   /** The new text of the kernel shown, as if typed (the editor follows); compiled and checked after the same pause. */
   function setSource(text) {
-    texts.set(module, text);
+    texts.set(textKey(), text);
     if (editor && editor.text() !== text) editor.setText(text);
     else if (!editor) view.showSource(text, module);
     clearTimeout(timer);
