@@ -162,6 +162,8 @@ pub enum Error {
     UnknownMethod(String),
     /// No kernel a learner may replace has this name (`teaching::OVERRIDABLE`).
     UnknownKernel(String),
+    /// A schedule for a learner's kernel that cannot be set (`teaching::set_schedule`): why.
+    Schedule(String),
     /// The device reported a validation or out-of-memory error during the work.
     Gpu(String),
     /// A renderer's visibility function (`CullDesc`) did not compile, or its
@@ -282,6 +284,7 @@ impl std::fmt::Display for Error {
                 let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
                 write!(f, "unknown method `{name}`; expected one of: {}", names.join(", "))
             }
+            Error::Schedule(why) => write!(f, "schedule: {why}"),
             Error::UnknownKernel(name) => {
                 let names = crate::teaching::OVERRIDABLE.map(|(m, _)| m);
                 write!(f, "unknown kernel `{name}`; expected one of: {}", names.join(", "))

@@ -280,6 +280,10 @@ export declare class Playground {
   kernelProbe(): number;
   /** The first slot past the count that the last run of a learner's kernel wrote (-1: none); cleared. */
   kernelWrittenPast(): number;
+  /** The order the learner's kernel's workgroups take their ids in, from its next run (order 0 their own, 1 reversed, 2 `(a·k + b) mod n`; `delayed` -1 for none). */
+  setSchedule(order: number, a: number, b: number, delayed: number): void;
+  /** What the instrumentation counted in the last run of the learner's kernel (over all invocations), or null. */
+  kernelCosts(): { reads: number; writes: number; atomics: number; barriers: number; invocations: number } | null;
   free(): void;
 }
 

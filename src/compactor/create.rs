@@ -166,7 +166,7 @@ impl Compactor {
     }
 
     /// The probe of an instrumented kernel override (`teaching::take_probe`).
-    pub(crate) fn probe(&self) -> Option<&wgpu::Buffer> {
+    pub(crate) fn probe(&self) -> Option<&crate::gpu::kernel::Probe> {
         self.pipelines.replaced()?.probe.as_ref()
     }
 

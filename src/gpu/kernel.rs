@@ -39,6 +39,16 @@ pub(crate) struct Extras {
 /// Where an instrumented kernel override reports a runaway loop
 /// (`teaching::KernelOverride`).
 pub(crate) const PROBE_BINDING: u32 = 15;
+/// The uniform an instrumented override's workgroups take their ids through
+/// (`teaching::set_schedule`): a uniform, so that what the ids decide stays
+/// workgroup-uniform, as the builtin's was.
+pub(crate) const SCHEDULE_BINDING: u32 = 14;
+
+/// An instrumented override's probe (`PROBE_BINDING`) and schedule (`SCHEDULE_BINDING`).
+pub(crate) struct Probe {
+    pub words: wgpu::Buffer,
+    pub schedule: wgpu::Buffer,
+}
 
 /// The group of a renderer's visibility function's resources (`CullDesc`).
 pub(crate) const CULL_GROUP: u32 = 1;
@@ -98,7 +108,7 @@ impl Kernel {
         device: &wgpu::Device,
         buffers: &[(&str, wgpu::BufferBinding)],
         live: &wgpu::Buffer,
-        probe: Option<&wgpu::Buffer>,
+        probe: Option<&Probe>,
     ) -> wgpu::BindGroup {
         debug_assert_eq!(
             buffers.len(),
@@ -122,7 +132,11 @@ impl Kernel {
         if let Some(probe) = probe.filter(|_| self.probed) {
             entries.push(wgpu::BindGroupEntry {
                 binding: PROBE_BINDING,
-                resource: probe.as_entire_binding(),
+                resource: probe.words.as_entire_binding(),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: SCHEDULE_BINDING,
+                resource: probe.schedule.as_entire_binding(),
             });
         }
         device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -90,7 +90,7 @@ pub(crate) struct Pipelines {
 pub(crate) struct Replaced {
     pub path: &'static str,
     pub wgsl: Arc<str>,
-    pub probe: Option<wgpu::Buffer>,
+    pub probe: Option<super::kernel::Probe>,
 }
 
 /// A module by its name and build; a pipeline by its kernel and variant.

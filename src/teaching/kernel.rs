@@ -11,7 +11,7 @@ use crate::compactor::Compactor;
 use crate::error::{Error, Result};
 use crate::gpu::catalogue::{KernelId, Module, KERNELS};
 use crate::gpu::error_scope::GpuErrorScope;
-use crate::gpu::kernel::storage_buffer;
+use crate::gpu::kernel::{buffer_with, storage_buffer, Probe};
 use crate::gpu::pipelines::Replaced;
 use crate::gpu::readback::Readback;
 use crate::teaching::LookbackOptions;
@@ -26,8 +26,19 @@ pub const OVERRIDABLE: [(&str, Method); 5] = [
     ("scatter", Method::Scan),
 ];
 
-/// Words of the probe: whether a guarded loop ran away, and the line of the first that did.
-pub const PROBE_WORDS: u64 = 2;
+/// Words of the probe: whether a guarded loop ran away, the line of the first
+/// that did, then what the instrumentation counted of the run ([`PROBE_COSTS`]).
+pub const PROBE_WORDS: u64 = 8;
+/// Where the probe's counts are, from word 2: storage reads, storage writes,
+/// atomics, barriers, and the invocations that ran (each statement of the
+/// learner's adds its own to them; `www/panels/kernel/instrument.js`).
+pub const PROBE_COSTS: std::ops::Range<usize> = 2..7;
+/// Words of the schedule uniform (binding 14) the instrumented workgroups take
+/// their ids through: `[order, a, b, delayed]`. `order` 0 is the GPU's own, 1
+/// reversed, 2 the linear id `k` taken as `(a·k + b) mod n` (`a` coprime with
+/// every dispatch's `n`); a `delayed` below `u32::MAX` names the workgroup (in
+/// the new order) that spins a while before it starts.
+pub const SCHEDULE_WORDS: u64 = 4;
 
 /// What a page needs to know of a kernel it lets a learner replace.
 #[derive(Clone, Debug)]
@@ -239,13 +250,20 @@ impl Compactor {
         queue: &wgpu::Queue,
         kernel: &KernelOverride,
     ) -> Self {
-        let probe = kernel.probed.then(|| {
-            storage_buffer(
+        let probe = kernel.probed.then(|| Probe {
+            words: storage_buffer(
                 device,
                 "kernel probe",
                 PROBE_WORDS,
                 wgpu::BufferUsages::COPY_DST,
-            )
+            ),
+            schedule: buffer_with(
+                device,
+                queue,
+                "kernel schedule",
+                bytemuck::cast_slice(&IN_ORDER),
+                wgpu::BufferUsages::UNIFORM,
+            ),
         });
         let replaced = Replaced {
             path: kernel.path(),
@@ -260,7 +278,27 @@ impl Compactor {
 /// words, read with [`probe_line`] and cleared by the caller after each read
 /// (the page copies it in its run's own submission).
 pub fn probe_buffer(compactor: &Compactor) -> Option<&wgpu::Buffer> {
-    compactor.probe()
+    compactor.probe().map(|p| &p.words)
+}
+
+/// The GPU's own order of workgroups: the schedule an instrumented kernel starts with.
+pub const IN_ORDER: [u32; SCHEDULE_WORDS as usize] = [0, 1, 0, u32::MAX];
+
+/// The order in which `compactor`'s instrumented kernel's workgroups take their
+/// ids from its next run on ([`SCHEDULE_WORDS`]: `[order, a, b, delayed]`),
+/// written through the queue. `Err(Range)` for an order the kernels do not
+/// know, or without an instrumented kernel.
+pub fn set_schedule(compactor: &Compactor, schedule: [u32; SCHEDULE_WORDS as usize]) -> Result<()> {
+    let probe = compactor
+        .probe()
+        .ok_or_else(|| Error::Schedule("this compactor has no instrumented kernel".into()))?;
+    if schedule[0] > 2 {
+        return Err(Error::Schedule(format!("order {}: 0, 1 or 2", schedule[0])));
+    }
+    compactor
+        .queue()
+        .write_buffer(&probe.schedule, 0, bytemuck::cast_slice(&schedule));
+    Ok(())
 }
 
 /// What a probe's words say: the line of the guarded loop that first ran past

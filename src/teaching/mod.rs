@@ -23,8 +23,9 @@ pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};
 pub use crate::gpu::readback::Readback;
 pub use crate::layout::UNWRITTEN;
 pub use kernel::{
-    compile_messages, kernel_facts, probe_buffer, probe_line, take_probe, utf16_place, Diagnostic,
-    KernelFacts, KernelOverride, Severity, OVERRIDABLE, PROBE_WORDS,
+    compile_messages, kernel_facts, probe_buffer, probe_line, set_schedule, take_probe,
+    utf16_place, Diagnostic, KernelFacts, KernelOverride, Severity, IN_ORDER, OVERRIDABLE,
+    PROBE_COSTS, PROBE_WORDS, SCHEDULE_WORDS,
 };
 pub use sources::{shader_sources, PipelineSource, ShaderSource};
 

@@ -188,3 +188,36 @@ test('the shrinker keeps a case whose stepped run shows the damage, and the repo
   );
   assert.deepEqual([passed.verdict, passed.total, passed.from, passed.to], ['passed', 10, 1, 4097]);
 });
+
+test('the schedule as an adversary: a kernel right only in the GPU’s own order fails as schedule, its case shrunk and its schedule named; ours passes', async () => {
+  const { SCHEDULES, IN_ORDER } = await import('../../www/panels/kernel/harness.js');
+  /** A chained scan without flags, as a fake: right when workgroups run in order, its last block lost otherwise. */
+  const chained = (flags, schedule) => {
+    const visible = visibleWhere(flags, (f) => f !== 0);
+    return schedule.order === 0 ? visible : visible.filter((i) => i < Math.floor((flags.length - 1) / 256) * 256);
+  };
+  let schedule = IN_ORDER;
+  const seen = [];
+  const fake = runner('scan', (flags) => chained(flags, schedule));
+  fake.schedule = async (s) => {
+    schedule = s;
+    seen.push(s.name);
+  };
+  const report = await check(fake, { cases: ladder([1, 300]), mode: 'exact' });
+  assert.equal(report.verdict, 'failed');
+  assert.equal(report.failure, 'schedule');
+  assert.equal(report.counterexample.schedule.name, SCHEDULES[0].name, 'the simplest schedule that fails');
+  assert.equal(report.counterexample.cause, 'missing');
+  assert.ok(report.counterexample.flags.length < 1000, `shrunk to ${report.counterexample.flags.length}`);
+  assert.equal(seen.at(-1), 'in-order', 'the GPU’s own order again afterwards');
+  // Ours: every schedule passes, and the total counts them.
+  let ours = IN_ORDER;
+  const right = runner('scan', (flags) => visibleWhere(flags, (f) => f !== 0));
+  right.schedule = async (s) => {
+    ours = s;
+  };
+  const passed = await check(right, { cases: ladder([1, 300]), mode: 'exact' });
+  assert.equal(passed.verdict, 'passed');
+  assert.equal(passed.total, ladder([1, 300]).length + SCHEDULES.length * 2);
+  assert.equal(ours.name, 'in-order');
+});

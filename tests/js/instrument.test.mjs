@@ -31,14 +31,16 @@ test('every loop form spends the private purse at the top of its body, on the sa
   assert.equal(r.loops, 3);
   const out = lines(r.wgsl);
   for (const [k, line] of lines(source).entries()) {
-    if (!/loop|for|while|fn k/.test(line)) assert.equal(out[k], line, `line ${k + 1} unchanged`);
+    if (!/loop|for|while|fn k|^}$/.test(line)) assert.equal(out[k], line, `line ${k + 1} unchanged`);
   }
+  // The entry point's counts go to the probe as it ends.
+  assert.equal(out[lines(source).length - 1], '_cp_flush(); }');
   assert.equal(out[5], `  loop { ${guard('_cp_p', 6)} i += 1u; if (i > 3u) { break; } continuing { i += 0u; } }`);
   assert.equal(out[6], `  for (var j = 0u; j < (li + 1u); j++) { ${guard('_cp_p', 7)}`);
   assert.equal(out[7], `    while (i < j) { ${guard('_cp_p', 8)} i += 1u; }`);
   assert.match(out[3], /\) \{ _cp_enter0\(\);$/);
   const appended = out.slice(lines(source).length).join('\n');
-  assert.match(appended, /fn _cp_enter0\(\) \{ _ = &visible; _ = &indices; _ = &live; _ = &_cp_probe; _cp_p = _cp_limit\(\); \}/);
+  assert.match(appended, /fn _cp_enter0\(\) \{ _ = &visible; _ = &indices; _ = &live; _ = &_cp_probe; _ = &_cp_sched; _cp_p = _cp_limit\(\); \}/);
   assert.match(appended, new RegExp(`@binding\\(${PROBE_BINDING}\\) var<storage, read_write> _cp_probe`));
   // The budget reads the module's own `live` in a function of ours: a learner's `let live` cannot shadow it.
   assert.match(appended, /fn _cp_limit\(\) -> u32 \{ let n = live\.x;/);
@@ -60,11 +62,15 @@ fn k(@builtin(local_invocation_index) li : u32) {
   const r = instrument(source, ENTRY);
   assert.equal(r.ok, true);
   const out = lines(r.wgsl);
-  assert.equal(out[1], `fn sum(n : u32, _cp_u : ptr<function, u32>) -> u32 { var s = 0u; for (var i = 0u; i < n; i++) { ${guard('(*_cp_u)', 2)} workgroupBarrier(); s += t[i]; } return s; }`);
+  // (Each barrier adds itself to the invocation's costs.)
+  assert.equal(
+    out[1],
+    `fn sum(n : u32, _cp_u : ptr<function, u32>) -> u32 { var s = 0u; for (var i = 0u; i < n; i++) { ${guard('(*_cp_u)', 2)} _cp_c(0u, 0u, 0u, 1u); workgroupBarrier(); s += t[i]; } return s; }`,
+  );
   assert.equal(out[2], 'fn outer(a : u32,_cp_u : ptr<function, u32>) -> u32 { return sum(a,_cp_u) + 1u; }');
   // A loop with no barrier (nor a call that reaches one) spends the private purse, in helpers as in entry points.
   assert.equal(out[3], `fn leaf() -> u32 { var s = 0u; loop { ${guard('_cp_p', 4)} s += 1u; if (s > 2u) { break; } } return s; }`);
-  assert.equal(out[4], 'fn sync() { workgroupBarrier(); }');
+  assert.equal(out[4], 'fn sync() { _cp_c(0u, 0u, 0u, 1u); workgroupBarrier(); }');
   assert.equal(out[6], 'fn k(@builtin(local_invocation_index) li : u32) { _cp_enter0(); var _cp_u = _cp_limit();');
   assert.equal(out[8], `  while (x < li) { ${guard('_cp_p', 9)} x += leaf(); }`);
   assert.equal(out[9], `  for (var s = 0u; s < 4u; s++) { ${guard('_cp_u', 10)} sync(); }`);
@@ -190,9 +196,47 @@ test('every shipped kernel instruments and keeps its lines', () => {
     const source = readFileSync(new URL(`../../shaders/${name}.wgsl`, import.meta.url), 'utf8');
     const r = instrument(source, [{ name, bindings: ['live'] }]);
     assert.equal(r.ok, true, name);
+    // Every line is the learner's with insertions only: taken out again, it is the line as written.
     const out = lines(r.ok ? r.wgsl : '');
-    for (const [k, line] of lines(source).entries()) assert.ok(out[k].startsWith(line.split(/[{(]/)[0]), `${name}: line ${k + 1}`);
+    const starts = [0];
+    for (const line of lines(source)) starts.push(starts.at(-1) + line.length + 1);
+    for (const [k, line] of lines(source).entries()) {
+      let text = out[k];
+      for (const ins of (r.ok ? r.inserts : []).filter((x) => x.at >= starts[k] && x.at < starts[k + 1])) text = text.replace(ins.text, '');
+      assert.equal(text, line, `${name}: line ${k + 1}`);
+    }
     const loops = (source.replace(/\/\/.*$/gm, '').match(/\b(loop|for|while)\b/g) ?? []).length;
     assert.equal(r.loops, loops, name);
   }
+});
+
+test('the schedule: workgroup_id and global_invocation_id are taken through _cp_order, the builtins it needs added; each statement adds its costs', () => {
+  const article = `@group(0) @binding(0) var<storage, read> visible : array<u32>;
+@group(0) @binding(1) var<storage, read_write> indices : array<u32>;
+@group(0) @binding(2) var<storage, read_write> counter : atomic<u32>;
+@compute @workgroup_size(64)
+fn compactar(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let i = gid.x;
+  if (i >= arrayLength(&visible) || visible[i] == 0u) { return; }
+  let hueco = atomicAdd(&counter, 1u);
+  indices[hueco] = i;
+  indices[0] += visible[i + 1u];
+}`;
+  const r = instrument(article, [{ name: 'compactar', bindings: ['visible', 'indices', 'counter'] }]);
+  assert.equal(r.ok, true);
+  const out = lines(r.ok ? r.wgsl : '');
+  assert.equal(
+    out[4],
+    'fn compactar(@builtin(global_invocation_id) _cp_gid : vec3<u32>, @builtin(num_workgroups) _cp_groups : vec3<u32>, @builtin(workgroup_id) _cp_wid : vec3<u32>, @builtin(local_invocation_id) _cp_lid : vec3<u32>) { _cp_enter0(); let gid = _cp_order(_cp_wid, _cp_groups) * vec3<u32>(u32(64), u32(1), u32(1)) + _cp_lid;',
+  );
+  // Reads (not `&visible`, an address), an atomic, a write, a compound write (a read and a write); the costs flushed as it returns.
+  assert.equal(out[6], '  _cp_c(1u, 0u, 0u, 0u); if (i >= arrayLength(&visible) || visible[i] == 0u) { _cp_flush(); return; }');
+  assert.equal(out[7], '  _cp_c(0u, 0u, 1u, 0u); let hueco = atomicAdd(&counter, 1u);');
+  assert.equal(out[8], '  _cp_c(0u, 1u, 0u, 0u); indices[hueco] = i;');
+  assert.equal(out[9], '  _cp_c(2u, 1u, 0u, 0u); indices[0] += visible[i + 1u];');
+  assert.equal(out[10], '_cp_flush(); }');
+  // A shipped kernel's workgroup_id: renamed, and the learner's name a local read through the schedule.
+  const shippedText = readFileSync(new URL('../../shaders/add_offsets.wgsl', import.meta.url), 'utf8');
+  const shipped = instrument(shippedText, [{ name: 'add_offsets', bindings: ['prefix', 'offsets', 'live'] }]);
+  assert.match(shipped.ok ? shipped.wgsl : '', /@builtin\(workgroup_id\) _cp_wid : vec3<u32>,[\s\S]*let wid = _cp_order\(_cp_wid, groups\);/);
 });

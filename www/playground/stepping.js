@@ -7,8 +7,8 @@
 // One room of the session (./session.js), which owns the state it changes.
 
 /**
- * @typedef {{ module: string, text: string, method: string, flags: Uint32Array, openAtWrong: boolean, gpu: boolean }} Stepped
- * @typedef {{ active: boolean, module: string | null, left?: 'asked' | 'flags' | 'method' | 'engine' }} SteppingState
+ * @typedef {{ module: string, text: string, method: string, flags: Uint32Array, openAtWrong: boolean, gpu: boolean, schedule: any }} Stepped
+ * @typedef {{ active: boolean, module: string | null, schedule?: any, left?: 'asked' | 'flags' | 'method' | 'engine' }} SteppingState
  *   what the panels hear (`kernelStepping`): `left` says why ours came back
  */
 
@@ -26,17 +26,19 @@ export class Stepping {
   /**
    * The learner's `wgsl` (`text` guarded) in place of `module`'s file on the
    * page's engine, run on `flags` by `method`; the stepper brought into view.
-   * @param {{ module: string, text: string, wgsl: string, flags: Uint32Array, method: string }} stepped
+   * @param {{ module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any }} stepped
    */
-  async enter({ module, text, wgsl, flags, method }) {
+  async enter({ module, text, wgsl, flags, method, schedule = null }) {
     const s = this.session;
     const engine = s.engine;
     if (!engine) return;
     this.saved ??= { flags: s.flags, preset: s.preset, method: s.method };
     const gpu = engine.backend === 'gpu';
     if (gpu) await engine.useKernel(module, wgsl);
+    // The order the checker made the workgroups take, where the case failed in one.
+    if (gpu && schedule) await engine.exec((pg) => pg.setSchedule(schedule.order, schedule.a, schedule.b, schedule.delayed));
     if (s.destroyed || s.engine !== engine) return;
-    this.active = { module, text, method, flags, openAtWrong: true, gpu };
+    this.active = { module, text, method, flags, openAtWrong: true, gpu, schedule };
     s.view?.kernelStepping(this.state(), this.sources());
     if (s.method !== method) s.setMethod(/** @type {any} */ (method), 'counterexample');
     s.view?.showFlags(flags, null);
@@ -87,7 +89,7 @@ export class Stepping {
 
   /** @returns {SteppingState} */
   state() {
-    return { active: Boolean(this.active), module: this.active?.module ?? null };
+    return { active: Boolean(this.active), module: this.active?.module ?? null, schedule: this.active?.schedule ?? null };
   }
 }
 

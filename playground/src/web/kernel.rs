@@ -112,8 +112,61 @@ impl Playground {
         self.state.backend.gpu().map_or(0, |gpu| gpu.take_probe())
     }
 
+    /// The order the learner's kernel's workgroups take their ids in from its
+    /// next run: `order` 0 the GPU's own, 1 reversed, 2 `(a·k + b) mod n` (`a`
+    /// coprime with every dispatch's workgroup count), and `delayed` (the
+    /// workgroup, in that order, held back a while before it starts; -1 for none).
+    #[wasm_bindgen(js_name = setSchedule)]
+    pub fn set_schedule(
+        &self,
+        order: JsValue,
+        a: JsValue,
+        b: JsValue,
+        delayed: JsValue,
+    ) -> Result<(), JsValue> {
+        let word = |v: &JsValue, what: &str| {
+            args::whole(v, what, 0, u64::from(u32::MAX)).map(|x| x as u32)
+        };
+        let schedule = (|| -> crate::Result<[u32; 4]> {
+            Ok([
+                word(&order, "the order")?,
+                word(&a, "a")?,
+                word(&b, "b")?,
+                if delayed.as_f64() == Some(-1.0) {
+                    u32::MAX
+                } else {
+                    word(&delayed, "the delayed workgroup")?
+                },
+            ])
+        })()
+        .map_err(js_error)?;
+        let gpu = self.state.backend.gpu().map_err(js_error)?;
+        gpu.set_schedule(schedule).map_err(js_error)
+    }
+
+    /// What the instrumentation counted in this playground's last run of a
+    /// learner's kernel: `{ reads, writes, atomics, barriers, invocations }`
+    /// (storage reads and writes, over all invocations), or null.
+    #[wasm_bindgen(js_name = kernelCosts)]
+    pub fn kernel_costs(&self) -> JsValue {
+        let Ok(gpu) = self.state.backend.gpu() else {
+            return JsValue::NULL;
+        };
+        let costs = gpu.costs.borrow();
+        let [reads, writes, atomics, barriers, invocations] = costs[..] else {
+            return JsValue::NULL;
+        };
+        object(&[
+            ("reads", reads.into()),
+            ("writes", writes.into()),
+            ("atomics", atomics.into()),
+            ("barriers", barriers.into()),
+            ("invocations", invocations.into()),
+        ])
+    }
+
     /// The first slot past the count that this playground's last run of a
-    /// learner's kernel wrote (a nonzero word in a buffer that starts at zero), or -1.
+    /// learner's kernel wrote (a word no longer UNWRITTEN), or -1.
     #[wasm_bindgen(js_name = kernelWrittenPast)]
     pub fn kernel_written_past(&self) -> f64 {
         self.state

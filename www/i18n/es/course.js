@@ -84,7 +84,7 @@ export const messages = {
 
   'course.step.title': 'Un paso de Hillis–Steele',
   'course.step.statement':
-    'scan_block hace el scan de 256 valores en memoria del workgroup (tmp) en ocho pasos, a distancias 1, 2, 4 … 128. Escribe un paso: la invocación li suma a su valor el que está offset posiciones a su izquierda (si lo hay). Todas leen antes de que nadie escriba.',
+    'scan_block hace el scan de 256 valores en memoria del workgroup (tmp) en ocho pasos, a distancias 1, 2, 4 … 128. Escribe un paso: la invocación li suma a su valor el que está a distancia offset a su izquierda (si lo hay). Todas leen antes de que nadie escriba.',
   'course.step.concept': 'Doble buffer con barreras: leer en un registro, barrera, escribir, barrera. Sin la primera barrera, un vecino puede leer un valor ya actualizado.',
   'course.step.checked': 'Los mismos índices en el mismo orden que los nuestros, siempre (tres ejecuciones de los casos grandes comparadas byte a byte), con tamaños de 0 a 65 537 flags.',
   'course.step.hint.order.1': 'Los índices correctos en huecos equivocados: algún prefijo de un bloque está mal. Recórrelo paso a paso para ver el primer paso que falla.',
@@ -199,7 +199,7 @@ export const messages = {
   'course.hint.past-count.2': 'Un dibujo con un recuento mayor leería ese hueco: solo se pueden escribir huecos por debajo del recuento.',
   'course.hint.past-count.3': 'Haz que la escritura dependa de que el flag sea visible y esté en rango.',
   'course.hint.nondeterministic.1': 'Ejecuciones con los mismos flags difieren: una carrera.',
-  'course.hint.nondeterministic.2': 'Dos invocaciones tocan la misma posición sin una barrera (o un atómico) entre ellas.',
+  'course.hint.nondeterministic.2': 'Dos invocaciones tocan la misma dirección de memoria sin una barrera (o un atómico) entre ellas.',
   'course.hint.nondeterministic.3': 'Una barrera entre cada lectura y escritura de la memoria del workgroup que compartan invocaciones distintas.',
   'course.hint.schedule.1': 'Bien en un orden de workgroups, mal en otro.',
   'course.hint.schedule.2': 'Una GPU puede ejecutar los workgroups en cualquier orden y retrasar cualquiera: un workgroup no puede contar con que otro ya se haya ejecutado.',

@@ -127,7 +127,8 @@ export class CourseView {
     const t = this.t;
     this.attempts.textContent = `${t('course.attempts', { attempts: e.attempts, hints: e.hintsUsed })}${e.solved ? ` ${t('course.solvedNow', { attempts: e.attempts })}` : ''}`;
     this.attempts.dataset.solved = String(e.solved);
-    this.solutionButton.setAttribute('aria-disabled', String(!solutionOpen));
+    // (Not disabled: pressed before it opens, it says when it will.)
+    this.solutionButton.dataset.open = String(solutionOpen);
     this.solutionButton.title = solutionOpen ? '' : t('course.solutionLocked', { n: 3 });
     this.nextButton.hidden = !e.solved || last;
   }

@@ -87,9 +87,39 @@ export function ladder(sizes = null, seed = SEED) {
 }
 
 /**
+ * The orders the workgroups are made to take their ids in, simplest first
+ * (measure.js's `_cp_order`): `order` 0 the GPU's own, 1 reversed, 2 `(a·k + b)
+ * mod n` (`a` a prime above any dispatch's workgroup count here, so that it is
+ * a permutation, and `a·k` stays within a u32); `delayed` the workgroup, in
+ * that order, held back before it starts (-1: none).
+ * @typedef {{ name: string, order: number, a: number, b: number, delayed: number }} Schedule
+ * @type {readonly Schedule[]}
+ */
+export const SCHEDULES = Object.freeze([
+  { name: 'reversed', order: 1, a: 1, b: 0, delayed: -1 },
+  { name: 'strided', order: 2, a: 40_503, b: 0, delayed: -1 },
+  { name: 'shuffled', order: 2, a: 1_299_709, b: 77, delayed: -1 },
+  { name: 'first-delayed', order: 0, a: 1, b: 0, delayed: 0 },
+  { name: 'last-delayed', order: 1, a: 1, b: 0, delayed: 0 },
+]);
+/** The GPU's own order: what a learner's kernel runs in but for the schedule cases. */
+export const IN_ORDER = Object.freeze({ name: 'in-order', order: 0, a: 1, b: 0, delayed: -1 });
+/** The sizes the schedules are tried at: a few blocks, and many. */
+export const SCHEDULE_SIZES = [1000, 20_000];
+
+/**
+ * The schedule cases, after the ladder: each schedule at each size, random flags (density 0.5).
+ * @param {number} [seed]
+ */
+export function scheduleCases(seed = SEED + 1) {
+  const rand = random(seed);
+  return SCHEDULES.flatMap((schedule) => SCHEDULE_SIZES.map((n) => ({ label: `${n} · ${schedule.name}`, n, pattern: 'random-0.5', flags: patternFlags('random-0.5', n, rand), schedule })));
+}
+
+/**
  * @typedef {{ indices: Uint32Array | number[], count: number, instanceCount: number, hash?: number, writtenPast?: number }} Output
  *   `writtenPast`: the first slot past the count the run wrote (-1 or absent: none)
- * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'unwritten' | 'past-count' | 'nondeterministic'} FailureClass
+ * @typedef {'count' | 'missing' | 'extra' | 'duplicate' | 'order' | 'out-of-range' | 'unwritten' | 'past-count' | 'nondeterministic' | 'schedule'} FailureClass
  * @typedef {{ failure: FailureClass, at: number, index: number }} Mismatch
  */
 
@@ -129,16 +159,17 @@ export function compare(flags, expected, got, mode) {
  * @typedef {{
  *   verdict: 'passed' | 'failed' | 'compile-error' | 'pipeline-error' | 'hung' | 'unavailable' | 'failedToRun' | 'compiled' | 'superseded',
  *   failure?: string, passed: number, total: number, case?: string, line?: number, message?: string,
- *   from?: number, to?: number, n?: number,
+ *   from?: number, to?: number, n?: number, schedule?: Schedule | null, costs?: object,
  *   diagnostics: object[],
  *   counterexample?: { flags: number[], expected: number[], got: number[], gotCount: number, expectedCount: number, at: number, index: number,
- *     shrunkFrom: number, runs: number, damage?: import('./damage.js').Damage | null },
+ *     shrunkFrom: number, runs: number, damage?: import('./damage.js').Damage | null, schedule?: Schedule | null, cause?: string },
  * }} KernelReport
  * @typedef {{
  *   run(flags: Uint32Array): Promise<Output>,
  *   reference(flags: Uint32Array): Output | Promise<Output>,
  *   probe(): Promise<number>,
  *   damage?(flags: Uint32Array): Promise<import('./damage.js').Damage | null>,
+ *   schedule?(schedule: Schedule): Promise<void>,
  * }} Runner
  *   `damage`: where a stepped run of the flags first differs from ours (a scan kernel's trace; null where it
  *   agrees or cannot be traced)
@@ -152,7 +183,19 @@ export function compare(flags, expected, got, mode) {
  *   onCase?: (k: number, total: number, label: string) => void, signal?: AbortSignal }} options
  * @returns {Promise<KernelReport>}
  */
-export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, signal }) {
+export async function check(runner, options) {
+  try {
+    return await checkCases(runner, options);
+  } finally {
+    // The GPU's own order again, for what runs the kernel next.
+    await runner.schedule?.(IN_ORDER);
+  }
+}
+
+/** @param {Runner} runner  @param {Parameters<typeof check>[1]} options  @returns {Promise<KernelReport>} */
+async function checkCases(runner, { cases: ladderCases, mode, shrinkMs = 3000, onCase, signal }) {
+  // After the ladder, the schedules, where the runner can set one: a kernel right only in the GPU's own order fails there.
+  const cases = runner.schedule ? [...ladderCases, ...scheduleCases()] : ladderCases;
   const total = cases.length;
   // The sizes run, for the verdict: the ones of these cases, not the default ladder's.
   const sizes = cases.map((c) => c.n);
@@ -161,8 +204,10 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
   for (const [k, c] of cases.entries()) {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     onCase?.(k, total, c.label);
+    if ('schedule' in c) await runner.schedule?.(/** @type {any} */ (c).schedule);
+    const schedule = 'schedule' in c ? /** @type {Schedule} */ (c.schedule) : null;
     const judged = await judge(runner, c.flags, mode);
-    if (judged.hung) return { verdict: 'hung', line: Math.max(judged.hung, 0), n: c.n, passed, total, case: c.label, diagnostics: [] };
+    if (judged.hung) return { verdict: 'hung', line: Math.max(judged.hung, 0), n: c.n, passed, total, case: c.label, diagnostics: [], schedule };
     if (judged.error) return { verdict: 'pipeline-error', message: judged.error, passed, total, case: c.label, diagnostics: [] };
     let mismatch = judged.mismatch;
     if (!mismatch && mode === 'exact' && c.n >= REPEAT_FROM) mismatch = await repeatable(runner, c.flags, judged.got);
@@ -170,6 +215,7 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
       // Where the failing case's stepped run shows the damage, the shrunk one must show it too.
       const shown = runner.damage ? await runner.damage(c.flags).catch(() => null) : null;
       const shrinking = { deadline: Date.now() + shrinkMs, signal, damaged: Boolean(shown) };
+      // (Under a schedule, the case shrinks with that schedule kept: the fewest workgroups that still fail in it.)
       const failing = mismatch.failure === 'nondeterministic' ? null : await shrink(runner, c.flags, mismatch.failure, mode, shrinking);
       const flags = failing?.flags ?? c.flags;
       const last = failing?.judged ?? judged;
@@ -177,7 +223,8 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
       const damage = failing && shown ? await runner.damage?.(flags).catch(() => null) : shown;
       return {
         verdict: 'failed',
-        failure: mismatch.failure,
+        // Right in the GPU's own order (the ladder passed), wrong in another: a kernel that counts on the schedule.
+        failure: schedule ? 'schedule' : mismatch.failure,
         passed,
         total,
         case: c.label,
@@ -193,6 +240,8 @@ export async function check(runner, { cases, mode, shrinkMs = 3000, onCase, sign
           index: (failing?.judged.mismatch ?? mismatch).index,
           shrunkFrom: c.flags.length,
           runs: failing?.runs ?? 0,
+          schedule,
+          cause: mismatch.failure,
         },
       };
     }

@@ -24,6 +24,9 @@ const sheet = lazySheet(css);
 export const COMPILE_DELAY_MS = 700;
 /** How long a `kernel-src` fetch may take. */
 export const SRC_TIMEOUT_MS = 10_000;
+/** The flags a passing kernel's costs are counted on, and timed on. */
+export const COST_FLAGS = 4096;
+export const TIME_FLAGS = 65_536;
 
 /** A diagnostic as the element's events give it. */
 const plain = ({ severity, message, line, column }) => ({ severity, message, line, column });
@@ -205,11 +208,23 @@ export function create(context) {
    * the visitor's lines. Resolves to whether it compiled; false when a newer
    * compile took over.
    */
-  async function compile() {
+  /** The compile in flight and its text: a second compile of the same text shares it, a newer text supersedes it. */
+  let inFlight = /** @type {{ text: string, done: Promise<boolean> } | null} */ (null);
+  function compile() {
+    const text = source();
+    if (inFlight?.text === text) return inFlight.done;
+    const done = compileText(text).finally(() => {
+      if (inFlight?.done === done) inFlight = null;
+    });
+    inFlight = { text, done };
+    return done;
+  }
+
+  /** @param {string} text */
+  async function compileText(text) {
     compiling.abort();
     compiling = new AbortController();
     const signal = compiling.signal;
-    const text = source();
     const f = factsOf(module);
     view.showCompile('compiling');
     const guarded = instrument(text, f.entryPoints, { maxBytes: layout.maxKernelBytes });
@@ -315,6 +330,8 @@ export function create(context) {
         return reference.run(method);
       },
       probe: () => engine.exec((pg) => pg.kernelProbe()),
+      // The order its workgroups take their ids in (the schedule cases after the ladder).
+      schedule: (s) => engine.exec((pg) => pg.setSchedule(s.order, s.a, s.b, s.delayed)),
       // A scan kernel's stepped run against ours: where it first goes wrong.
       damage:
         method === 'scan' && mode() === 'exact'
@@ -338,6 +355,7 @@ export function create(context) {
         shrinkMs: software ? 12_000 : 3000,
         onCase: (k, total, label) => view.showProgress(t('kernel.checking', { k: k + 1, total, label })),
       });
+      if (r.verdict === 'passed') r.costs = await costs(engine, method, guarded(compiled.text), guarded(factsOf(module).wgsl)).catch(() => null);
       if (r.verdict === 'hung') hung = compiled.text;
       if (r.verdict === 'hung' && r.line === 0) r.message = String(engine.watchdogMs / 1000);
       if (context.alive()) report(r);
@@ -352,12 +370,56 @@ export function create(context) {
     }
   }
 
+  /** `text` guarded as the checker runs it (the instrumented WGSL). @param {string} text */
+  const guarded = (text) => {
+    const r = instrument(text, factsOf(module).entryPoints, { maxBytes: layout.maxKernelBytes });
+    return r.ok ? r.wgsl : '';
+  };
+
+  /**
+   * What a passing kernel costs beside ours, both instrumented alike, on this
+   * GPU: per invocation, the storage reads and writes, atomics and barriers
+   * its statements hold (COST_FLAGS random flags), and the median wall time of
+   * a run of TIME_FLAGS (with its readback), yours then ours.
+   */
+  async function costs(engine, method, yours, ours) {
+    const flags = wasm.presetFlags('random', COST_FLAGS, 0.5, 3);
+    const big = wasm.presetFlags('random', TIME_FLAGS, 0.5, 4);
+    const measure = async (wgsl) => {
+      await engine.useKernel(module, wgsl);
+      const counted = await engine.exec(async (pg) => {
+        pg.setFlags(flags);
+        await pg.run(method);
+        return pg.kernelCosts();
+      });
+      const times = [];
+      for (let k = 0; k < 5; k++) {
+        times.push(
+          await engine.exec(async (pg) => {
+            pg.setFlags(big);
+            const t0 = performance.now();
+            await pg.run(method);
+            return performance.now() - t0;
+          }),
+        );
+      }
+      times.sort((a, b) => a - b);
+      const per = (x) => x / Math.max(counted?.invocations ?? 1, 1);
+      return { reads: per(counted?.reads ?? 0), writes: per(counted?.writes ?? 0), atomics: per(counted?.atomics ?? 0), barriers: per(counted?.barriers ?? 0), ms: times[2] };
+    };
+    try {
+      return { n: COST_FLAGS, timeN: TIME_FLAGS, yours: await measure(yours), ours: await measure(ours) };
+    } finally {
+      await engine.useKernel(module, yours);
+    }
+  }
+
   /** The smallest failing case on the page's flags, the visitor's kernel on the page's playground (the session's stepping). */
   async function stepThrough() {
     const cx = lastReport?.counterexample;
     if (!context.engine() || !cx || !compiled.ok) return;
     const { module: name, text, wgsl } = compiled;
-    await context.stepKernel({ module: name, text, wgsl, flags: Uint32Array.from(cx.flags), method: factsOf(name).method });
+    await context.stepKernel({ module: name, text, wgsl, flags: Uint32Array.from(cx.flags), method: factsOf(name).method, schedule: cx.schedule ?? null });
   }
 
   const useOurs = () => context.leaveKernel();

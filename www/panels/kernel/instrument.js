@@ -23,6 +23,8 @@
 // and `toSource` maps the compiler's columns back. Linear in the source. Pure:
 // tests/js/instrument.test.mjs.
 
+import { MEASURE, measureInserts } from './measure.js';
+
 /** The probe's binding and the names a learner may not use. */
 export const PROBE_BINDING = 15;
 export const RESERVED_PREFIX = '_cp_';
@@ -51,7 +53,7 @@ const BLANK = /[\t\n\v\f\r \u0085\u200e\u200f\u2028\u2029]/;
 const XID_START = /[\p{XID_Start}_]/u;
 const XID_CONTINUE = /\p{XID_Continue}/u;
 
-const PROBE = `@group(0) @binding(${PROBE_BINDING}) var<storage, read_write> _cp_probe : array<atomic<u32>, 2>;
+const PROBE = `@group(0) @binding(${PROBE_BINDING}) var<storage, read_write> _cp_probe : array<atomic<u32>, 8>;
 var<private> _cp_p : u32;
 fn _cp_limit() -> u32 { let n = live.x; return ${BUDGET.floor}u + min(${BUDGET.perFlag}u * min(n, 1u << 24u), ${BUDGET.grid}u / max(n, ${BUDGET.smallestGrid}u)); }
 fn _cp_trip(line : u32) { atomicStore(&_cp_probe[0], 1u); _ = atomicCompareExchangeWeak(&_cp_probe[1], 0u, line); }`;
@@ -245,20 +247,25 @@ export function instrument(text, entryPoints, { maxBytes = Infinity } = {}) {
     const purse = !loop.uniform || !loop.fn ? '_cp_p' : loop.fn.entry ? '_cp_u' : '(*_cp_u)';
     inserts.push({ at: toks[loop.open].at + 1, text: ` if (${purse} == 0u) { _cp_trip(${line}u); break; } ${purse} -= 1u;` });
   }
-  inserts.sort((a, b) => a.at - b.at);
-
   const declared = new Set(['live']);
+  /** The module's storage variables: what the costs count reads and writes of. */
+  const storage = new Set();
   for (let k = 0; k + 1 < toks.length; k++) {
     // `var<storage, read> visible` and `var<uniform> live` at module scope: the name follows the `>`.
     if (toks[k].text !== 'var' || shape.depthAt[k] !== 0) continue;
     let j = k + 1;
     if (toks[j]?.text === '<') while (j < toks.length && toks[j].text !== '>') j++;
     const name = toks[j + (toks[j]?.text === '>' ? 1 : 0)];
-    if (name?.kind === 'ident') declared.add(name.text);
+    if (name?.kind !== 'ident') continue;
+    declared.add(name.text);
+    if (toks[k + 2]?.text === 'storage') storage.add(name.text);
   }
+  // The schedule and the costs after the guard's own inserts: at one place, the guard's come first.
+  inserts.push(...measureInserts(toks, match, shape, storage));
+  inserts.sort((a, b) => a.at - b.at);
   const enters = entries.map((name, k) => {
     const entry = entryPoints.find((e) => e.name === name);
-    const uses = [...(entry?.bindings ?? []).filter((b) => declared.has(b)), '_cp_probe'].map((b) => ` _ = &${b};`).join('');
+    const uses = [...(entry?.bindings ?? []).filter((b) => declared.has(b)), '_cp_probe', '_cp_sched'].map((b) => ` _ = &${b};`).join('');
     return `fn _cp_enter${k}() {${uses} _cp_p = _cp_limit(); }`;
   });
 
@@ -268,9 +275,9 @@ export function instrument(text, entryPoints, { maxBytes = Infinity } = {}) {
     parts.push(source.slice(from, ins.at), ins.text);
     from = ins.at;
   }
-  parts.push(source.slice(from), '\n', PROBE, '\n', enters.join('\n'));
+  parts.push(source.slice(from), '\n', PROBE, '\n', MEASURE, '\n', enters.join('\n'));
   const wgsl = parts.join('');
-  const outBytes = bytes + inserts.reduce((s, ins) => s + ins.text.length, 0) + PROBE.length + enters.join('\n').length + 2;
+  const outBytes = bytes + inserts.reduce((s, ins) => s + ins.text.length, 0) + PROBE.length + MEASURE.length + enters.join('\n').length + 3;
   if (outBytes > maxBytes) return { ok: false, source, diagnostics: [sizeDiagnostic(outBytes, maxBytes, 'kernel.refused.guardedSize')] };
   return { ok: true, wgsl, loops: shape.loops.length, inserts, source };
 }

@@ -36,7 +36,16 @@ export class KernelView {
     this.verdict = h('div', { class: 'kernel-verdict', 'data-testid': 'kernel-verdict', role: 'status' });
     this.counterexample = h('div', { class: 'kernel-cx', 'data-testid': 'kernel-counterexample' });
     this.stepButton = h('button', { type: 'button', 'data-testid': 'kernel-step', onclick: onStep, hidden: true }, t('kernel.step'));
-    this.stepNote = h('p', { class: 'note', hidden: true }, t('kernel.stepNote'), ' ', h('button', { type: 'button', 'data-testid': 'kernel-ours', onclick: onOurs }, t('kernel.useOurs')));
+    this.stepSchedule = h('span', { 'data-testid': 'kernel-step-schedule' });
+    this.stepNote = h(
+      'p',
+      { class: 'note', hidden: true },
+      t('kernel.stepNote'),
+      ' ',
+      this.stepSchedule,
+      ' ',
+      h('button', { type: 'button', 'data-testid': 'kernel-ours', onclick: onOurs }, t('kernel.useOurs')),
+    );
     this.linked = h('p', { class: 'note', 'data-testid': 'kernel-linked', hidden: true }, t('kernel.linked'));
     this.leftNote = h('p', { class: 'note', 'data-testid': 'kernel-left', role: 'status', hidden: true });
     this.tooLong = h('p', { class: 'note', 'data-testid': 'kernel-too-long', hidden: true });
@@ -156,7 +165,8 @@ export class KernelView {
     else if (report.verdict === 'failed') {
       lines.push(t('kernel.verdict.failed', { case: report.case, passed: report.passed, total: report.total }));
       const got = cx?.gotCount ?? cx?.got.length;
-      lines.push(t(`kernel.failure.${report.failure}`, { index: cx?.index, at: cx?.at, got, expected: cx?.expectedCount ?? cx?.expected.length }));
+      const schedule = cx?.schedule ? t(`kernel.schedule.${cx.schedule.name}`) : '';
+      lines.push(t(`kernel.failure.${report.failure}`, { index: cx?.index, at: cx?.at, got, expected: cx?.expectedCount ?? cx?.expected.length, schedule, cause: cx?.cause ?? '' }));
       if (cx?.damage) lines.push(this.damageLine(cx.damage));
       if (cx) {
         const one = cx.flags.length === 1 ? '.one' : '';
@@ -170,11 +180,45 @@ export class KernelView {
     replace(
       this.verdict,
       lines.map((l) => h('p', {}, l)),
+      report.costs ? this.renderCosts(report.costs) : null,
     );
     if (cx) {
       replace(this.counterexample, this.renderCounterexample(cx));
       this.stepButton.hidden = false;
     }
+  }
+
+  /** A passing kernel's costs beside ours (`costs` of the report). */
+  renderCosts(c) {
+    const t = this.t;
+    const kinds = ['reads', 'writes', 'atomics', 'barriers', 'ms'];
+    const cell = (x) => (Number.isFinite(x) ? t.fixed(x, x < 10 ? 2 : 1) : '—');
+    return h(
+      'div',
+      { class: 'kernel-costs', 'data-testid': 'kernel-costs' },
+      h('p', { class: 'note' }, t('kernel.costs.title', { n: c.n, timeN: c.timeN })),
+      h(
+        'table',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, ''),
+          kinds.map((k) => h('th', { scope: 'col' }, t(`kernel.costs.${k}`))),
+        ),
+        [
+          ['yours', c.yours],
+          ['expected', c.ours],
+        ].map(([who, v]) =>
+          h(
+            'tr',
+            { 'data-who': who },
+            h('th', { scope: 'row' }, t(`kernel.${who}`)),
+            kinds.map((k) => h('td', { 'data-kind': k }, cell(v[k]))),
+          ),
+        ),
+      ),
+    );
   }
 
   /** Where the stepped run first differs from ours, in the stepper's own step numbers. */
@@ -252,6 +296,7 @@ export class KernelView {
    */
   showStepping(state) {
     this.stepNote.hidden = !state.active;
+    this.stepSchedule.textContent = state.schedule ? this.t('kernel.stepSchedule', { schedule: this.t(`kernel.schedule.${state.schedule.name}`) }) : '';
     const left = !state.active && state.left && state.left !== 'asked' ? this.t(`kernel.left.${state.left}`) : '';
     this.leftNote.textContent = left;
     this.leftNote.hidden = !left;

@@ -35,6 +35,8 @@ pub(in crate::web) struct Gpu {
     pub probe_line: Cell<u32>,
     /// The first slot past the count that the last run of a learner's kernel wrote, or -1.
     pub written_past: Cell<f64>,
+    /// What the last run of a learner's kernel counted (`teaching::PROBE_COSTS`).
+    pub costs: RefCell<Vec<u32>>,
     /// The last run's compaction and count, where it came back in part (`render::PARTIAL_FROM`).
     pub last: RefCell<Option<(wgpu_compaction::Compaction, u32)>>,
 }
@@ -49,6 +51,7 @@ impl Gpu {
             kernel: RefCell::new(None),
             probe_line: Cell::new(0),
             written_past: Cell::new(-1.0),
+            costs: RefCell::new(Vec::new()),
             last: RefCell::new(None),
         }
     }
@@ -96,6 +99,18 @@ impl Gpu {
 
     pub fn clear_kernel(&self) {
         *self.kernel.borrow_mut() = None;
+    }
+
+    /// The order the learner's kernel's workgroups take their ids in, from its next run.
+    pub fn set_schedule(
+        &self,
+        schedule: [u32; teaching::SCHEDULE_WORDS as usize],
+    ) -> crate::Result<()> {
+        let kernel = self.kernel.borrow();
+        let compactor = kernel
+            .as_ref()
+            .ok_or_else(|| crate::Error::Range("no learner's kernel is set".into()))?;
+        Ok(teaching::set_schedule(compactor, schedule)?)
     }
 
     /// The line where the learner's guarded loop ran away in the last run, or 0 (cleared).

@@ -210,6 +210,9 @@ async fn finish_run(
     let read = pixels.read(device).await?;
     if let Some((at, all)) = probe_at {
         gpu.probe_line.set(teaching::probe_line(&read[at]));
+        if let Some(costs) = read[at].get(teaching::PROBE_COSTS) {
+            gpu.costs.replace(costs.to_vec());
+        }
         // Every slot started UNWRITTEN: a word past the count that is not is a write past it.
         let past = read[all]
             .iter()
