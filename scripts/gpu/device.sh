@@ -6,8 +6,9 @@
 # checked, the page's benchmark with Chrome's defaults, without timestamp
 # quantisation, and without Dawn's robustness and workgroup zero-init), the
 # native benchmark (wgpu on Vulkan, the portable kernels the page runs beside
-# the subgroup ones) and NVIDIA CUB on the same sizes. What it writes goes to
-# $OUT (the tool brings it back).
+# the subgroup ones) and NVIDIA CUB on the same sizes. Six files go to $OUT
+# (the tool brings back eight at most): the harness's three JSON reports,
+# native.jsonl, cub.txt and clocks.csv; the rest is printed.
 #   bash scripts/gpu/device.sh [SIZES_LOG2 (default "14 16 18 20 22 24 26")]
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -29,21 +30,21 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,cl
 list=$(for s in $SIZES; do printf '%s,' "$s"; done)
 list=${list%,}
 echo "==> the page's wasm through Dawn (Chrome's defaults)"
-"$T/node" scripts/gpu/harness.mjs --sizes "$list" --json "$OUT/dawn.json" 2>&1 | tee "$OUT/dawn.txt"
+"$T/node" scripts/gpu/harness.mjs --sizes "$list" --json "$OUT/dawn.json" 2>&1
 echo "==> the same, timestamps unquantised"
-"$T/node" scripts/gpu/harness.mjs --bench --sizes "$list" --toggles "disable-dawn-features=timestamp_quantization" --json "$OUT/dawn-exact.json" 2>&1 | tee "$OUT/dawn-exact.txt"
+"$T/node" scripts/gpu/harness.mjs --bench --sizes "$list" --toggles "disable-dawn-features=timestamp_quantization" --json "$OUT/dawn-exact.json" 2>&1
 echo "==> the same, without Dawn's robustness and workgroup zero-init"
 "$T/node" scripts/gpu/harness.mjs --bench --sizes "$list" --densities 0.5 \
   --toggles "enable-dawn-features=allow_unsafe_apis,disable_robustness,disable_workgroup_init disable-dawn-features=timestamp_quantization" \
-  --json "$OUT/dawn-unsafe.json" 2>&1 | tee "$OUT/dawn-unsafe.txt"
+  --json "$OUT/dawn-unsafe.json" 2>&1
 
 echo "==> native wgpu (Vulkan), one process a size and density"
 for d in 0.5 0.1; do
   for s in $SIZES; do
     "$T/bench" --sizes $((1 << s)) --density "$d" --reps 30 --warmup 5 --methods atomic,aggregated,scan,lookback,lookback-bits,tile-atomic,packed-scan --portable --json
   done
-done >"$OUT/native.jsonl" 2>"$OUT/native.err"
-tail -3 "$OUT/native.err"
+done >"$OUT/native.jsonl" 2>/tmp/native.err
+tail -3 /tmp/native.err
 
 echo "==> NVIDIA CUB"
 nvcc -O3 -arch=sm_90 -o "$T/cub_select" playground/bench/cub_select.cu 2>&1 | tail -3
