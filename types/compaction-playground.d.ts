@@ -282,6 +282,8 @@ export declare class Playground {
   kernelWrittenPast(): number;
   /** The order the learner's kernel's workgroups take their ids in, from its next run (order 0 their own, 1 reversed, 2 `(a·k + b) mod n`; `delayed` -1 for none). */
   setSchedule(order: number, a: number, b: number, delayed: number): void;
+  /** Later runs use the learner's kernel `from` (another playground of the page) holds, compiled once; false where it holds none. */
+  shareKernel(from: Playground): boolean;
   /** What the instrumentation counted in the last run of the learner's kernel (over all invocations), or null. */
   kernelCosts(): { reads: number; writes: number; atomics: number; barriers: number; invocations: number } | null;
   free(): void;

@@ -124,6 +124,17 @@ export class Engine {
     this.kernel = module;
   }
 
+  /**
+   * The learner's kernel `from` holds (another engine of the page: the kernel
+   * panel's checker), its pipelines already compiled; false where it holds none.
+   * @param {Engine} from  @param {string} module
+   */
+  async shareKernel(from, module) {
+    const shared = await this.exec((pg) => (from.pg ? pg.shareKernel(from.pg) : false));
+    if (shared) this.kernel = module;
+    return shared;
+  }
+
   /** Our kernels again. */
   async useOurs() {
     this.kernel = null;

@@ -37,9 +37,11 @@ export function guardFreed(Playground) {
     const name = String(key);
     if (key === 'constructor' || name.startsWith('__') || typeof inner !== 'function') continue;
     const frees = inner === proto.free;
+    // A method taking another playground (shareKernel) takes a live one only: the glue would use its pointer too.
+    const takesPlayground = name === 'shareKernel';
     /** @this {any} */
     const wrapped = function (/** @type {any[]} */ ...args) {
-      if (isLive(this)) {
+      if (isLive(this) && (!takesPlayground || isLive(args[0]))) {
         if (frees) live.delete(this);
         return inner.apply(this, args);
       }

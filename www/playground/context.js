@@ -48,7 +48,7 @@
  *   kernelSource(): string | null,
  *   kernelState(): { module: string | null, texts: Map<string, string>,
  *     link: { module: string, src: string | null } | null, fromLink: { module: string, src: string | null } | null },
- *   stepKernel(stepped: { module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any }): Promise<void>,
+ *   stepKernel(stepped: { module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any, from?: any }): Promise<void>,
  *   leaveKernel(): Promise<void>,
  *   stepping(): import('./stepping.js').SteppingState,
  *   takeOpenAtWrong(): boolean,

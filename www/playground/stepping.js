@@ -26,15 +26,16 @@ export class Stepping {
   /**
    * The learner's `wgsl` (`text` guarded) in place of `module`'s file on the
    * page's engine, run on `flags` by `method`; the stepper brought into view.
-   * @param {{ module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any }} stepped
+   * `from`: the engine that checked it (its pipelines are taken, not compiled again).
+   * @param {{ module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any, from?: any }} stepped
    */
-  async enter({ module, text, wgsl, flags, method, schedule = null }) {
+  async enter({ module, text, wgsl, flags, method, schedule = null, from = null }) {
     const s = this.session;
     const engine = s.engine;
     if (!engine) return;
     this.saved ??= { flags: s.flags, preset: s.preset, method: s.method };
     const gpu = engine.backend === 'gpu';
-    if (gpu) await engine.useKernel(module, wgsl);
+    if (gpu && !(from && (await engine.shareKernel(from, module)))) await engine.useKernel(module, wgsl);
     // The order the checker made the workgroups take, where the case failed in one.
     if (gpu && schedule) await engine.exec((pg) => pg.setSchedule(schedule.order, schedule.a, schedule.b, schedule.delayed));
     if (s.destroyed || s.engine !== engine) return;

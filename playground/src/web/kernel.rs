@@ -87,6 +87,17 @@ impl Playground {
         Ok(())
     }
 
+    /// Later runs and traces of this playground use the learner's kernel that
+    /// `from` (another playground of the page) has set, its pipelines already
+    /// compiled: compiled once, for the checker, and stepped on the page. False
+    /// where `from` has none. GPU only.
+    #[wasm_bindgen(js_name = shareKernel)]
+    pub fn share_kernel(&self, from: &Playground) -> Result<bool, JsValue> {
+        let gpu = self.state.backend.gpu().map_err(js_error)?;
+        let other = from.state.backend.gpu().map_err(js_error)?;
+        Ok(gpu.share_kernel(other))
+    }
+
     /// Destroys the page's GPU device, for a watchdog that gave up on a run that
     /// never ended (a learner's loop the guard did not catch): every playground
     /// of the page hears `device-lost` and the next `create` opens a new device.

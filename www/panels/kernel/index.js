@@ -419,7 +419,9 @@ export function create(context) {
     const cx = lastReport?.counterexample;
     if (!context.engine() || !cx || !compiled.ok) return;
     const { module: name, text, wgsl } = compiled;
-    await context.stepKernel({ module: name, text, wgsl, flags: Uint32Array.from(cx.flags), method: factsOf(name).method, schedule: cx.schedule ?? null });
+    // The checker's pipelines are the page's too: compiled once, for the check (and the browser's module for its messages).
+    const from = await checker().catch(() => null);
+    await context.stepKernel({ module: name, text, wgsl, flags: Uint32Array.from(cx.flags), method: factsOf(name).method, schedule: cx.schedule ?? null, from });
   }
 
   const useOurs = () => context.leaveKernel();

@@ -97,6 +97,15 @@ impl Gpu {
         *self.kernel.borrow_mut() = Some(Rc::new(compactor));
     }
 
+    /// `other`'s learner's kernel, its compiled pipelines and all (the two are the
+    /// page's one device): nothing is compiled again. False where it has none.
+    pub fn share_kernel(&self, other: &Gpu) -> bool {
+        let kernel = other.kernel.borrow().clone();
+        let shared = kernel.is_some();
+        *self.kernel.borrow_mut() = kernel;
+        shared
+    }
+
     pub fn clear_kernel(&self) {
         *self.kernel.borrow_mut() = None;
     }
