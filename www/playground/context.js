@@ -46,8 +46,10 @@
  *   setExercise(exercise: { id: string, module: string, editable: string[], check: string }): void,
  *   kernelChecked(report: object): void,
  *   kernelSource(): string | null,
- *   kernelState(): { module: string | null, texts: Map<string, string>,
+ *   kernelState(): { module: string | null, text(key: string): string | null,
  *     link: { module: string, src: string | null } | null, fromLink: { module: string, src: string | null } | null },
+ *   keepKernel(patch: { module?: string, link?: { module: string, src: string | null } | null, fromLink?: { module: string, src: string | null } | null }): void,
+ *   keepText(key: string, text: string | null): void,
  *   stepKernel(stepped: { module: string, text: string, wgsl: string, flags: Uint32Array, method: string, schedule?: any, from?: any }): Promise<void>,
  *   leaveKernel(): Promise<void>,
  *   stepping(): import('./stepping.js').SteppingState,
@@ -104,7 +106,17 @@ export function panelContext(session, view) {
     setExercise: (exercise) => session.setExercise(exercise),
     kernelChecked: (report) => view.each('kernelChecked', report),
     kernelSource: () => session.kernelSource,
-    kernelState: () => session.kernelState,
+    kernelState: () => {
+      const { module, link, fromLink, texts } = session.kernelState;
+      return Object.freeze({ module, link, fromLink, text: (key) => texts.get(key) ?? null });
+    },
+    keepKernel: (patch) => {
+      for (const key of ['module', 'link', 'fromLink']) if (key in patch) session.kernelState[key] = patch[key];
+    },
+    keepText: (key, text) => {
+      if (text === null) session.kernelState.texts.delete(key);
+      else session.kernelState.texts.set(key, text);
+    },
     stepKernel: (stepped) => session.steppingRoom().then((room) => room.enter(stepped)),
     leaveKernel: () => session.stepping?.leave('asked') ?? Promise.resolve(),
     stepping: () => session.stepping?.state() ?? { active: false, module: null },

@@ -42,10 +42,11 @@ export function create(context) {
   const facts = wasm.kernelFacts();
   const factsOf = (name) => facts.find((f) => f.module === name) ?? facts[0];
   // The visitor's kernel and text of each, kept by the session (a language switch rebuilds the panel).
+  // (Read through the context, written through it: the session keeps them across a rebuilt view.)
   const kept = context.kernelState();
   /** @type {import('../../../types/compaction-playground').KernelName} */
   let module = /** @type {any} */ (kept.module ?? FIRST);
-  const texts = kept.texts;
+  const texts = { get: (key) => context.kernelState().text(key), set: (key, text) => context.keepText(key, text), delete: (key) => context.keepText(key, null) };
   /**
    * An exercise of the page's (the element's kernel, editable, check, cases,
    * kernel-src and script child): its starting text and read-only ranges.
@@ -88,7 +89,7 @@ export function create(context) {
     kernels: facts,
     onKernel: (name) => {
       module = /** @type {any} */ (name);
-      kept.module = name;
+      context.keepKernel({ module: name });
       compiled = { text: '', wgsl: '', ok: false, module };
       show();
     },
@@ -127,7 +128,7 @@ export function create(context) {
       const made = startingText(factsOf(course.module).wgsl, course.editable, null);
       exercise = { id: course.id, module: course.module, check: course.check, cases: null, text: made.text, locked: made.locked };
       module = /** @type {any} */ (course.module);
-      kept.module = course.module;
+      context.keepKernel({ module: course.module });
       compiled = { text: '', wgsl: '', ok: false, module };
       show();
       return;
@@ -152,7 +153,7 @@ export function create(context) {
       if (made.missing.length) errors.push(t('kernel.missingFns', { fns: made.missing.join(', '), module: name }));
       exercise = { id: null, module: name, check: asked.check, cases: asked.cases, text: made.text, locked: made.locked };
       module = /** @type {any} */ (name);
-      kept.module = name;
+      context.keepKernel({ module: name });
     } else exercise = asked.check || asked.cases ? { id: null, module, check: asked.check, cases: asked.cases, text: factsOf(module).wgsl, locked: [] } : null;
     if (errors.length) context.alert('kernel-exercise', errors.join(' '));
     show();
@@ -435,14 +436,14 @@ export function create(context) {
     const src = ours ? null : await packSource(text);
     if (name !== module || texts.get(textKey()) !== text) return;
     const long = src !== null && src.length > MAX_LINK_CHARS;
-    kept.link = ours ? null : { module: name, src: long ? null : src };
+    context.keepKernel({ link: ours ? null : { module: name, src: long ? null : src } });
     view.showTooLong(long ? { name, text } : null);
     context.writeUrl();
   }
 
   /** A kernel a link brought: shown and compiled at once, run only when the visitor presses Check. */
   async function fromLink({ module: name, src }) {
-    kept.fromLink = null;
+    context.keepKernel({ fromLink: null });
     const f = facts.find((k) => k.module === name);
     let text;
     try {
@@ -455,9 +456,9 @@ export function create(context) {
     }
     if (!context.alive()) return;
     module = /** @type {any} */ (name);
-    kept.module = name;
+    context.keepKernel({ module: name });
     texts.set(module, text);
-    kept.link = { module: name, src };
+    context.keepKernel({ link: { module: name, src } });
     show();
     view.showLinked(true);
     // Refusals and compile errors are the compile's own messages, on their lines.
@@ -520,7 +521,8 @@ export function create(context) {
       checkerPromise?.then((e) => /** @type {any} */ (e).dispose());
       checkerPromise = null;
       // A link's kernel, once the engine is the one the page settles on (not the CPU reference of the start).
-      if (kept.fromLink && engine.fallback?.kind !== 'starting') context.track(fromLink(kept.fromLink));
+      const linked = context.kernelState().fromLink;
+      if (linked && engine.fallback?.kind !== 'starting') context.track(fromLink(linked));
     },
     destroy: () => {
       context.offerKernel(null);
