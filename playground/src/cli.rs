@@ -188,6 +188,28 @@ pub fn write_failed(program: &str, e: &std::io::Error) -> std::process::ExitCode
     std::process::ExitCode::FAILURE
 }
 
+/// `f()`, or the message of a panic inside it: wgpu's own, where a driver
+/// refuses memory (`ulimit -v`: `ERROR_OUT_OF_HOST_MEMORY` unwrapped in
+/// wgpu-hal), said by the caller in one line instead of a backtrace.
+pub fn without_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    use std::sync::{Arc, Mutex};
+    let message = Arc::new(Mutex::new(String::new()));
+    let kept = Arc::clone(&message);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        *kept.lock().unwrap_or_else(|e| e.into_inner()) = text;
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result.map_err(|_| message.lock().unwrap_or_else(|e| e.into_inner()).clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{escaped, shown, Options, SHOWN_CHARS};
@@ -218,26 +240,4 @@ mod tests {
         );
         assert!(options.next_option().is_none());
     }
-}
-
-/// `f()`, or the message of a panic inside it: wgpu's own, where a driver
-/// refuses memory (`ulimit -v`: `ERROR_OUT_OF_HOST_MEMORY` unwrapped in
-/// wgpu-hal), said by the caller in one line instead of a backtrace.
-pub fn without_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    use std::sync::{Arc, Mutex};
-    let message = Arc::new(Mutex::new(String::new()));
-    let kept = Arc::clone(&message);
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let text = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic".into());
-        *kept.lock().unwrap_or_else(|e| e.into_inner()) = text;
-    }));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(previous);
-    result.map_err(|_| message.lock().unwrap_or_else(|e| e.into_inner()).clone())
 }
