@@ -106,11 +106,12 @@ fn atomic_counter(@builtin(local_invocation_index) li : u32) { _cp_enter0();
   }
   indices[li] = k;
 }
-@group(0) @binding(15) var<storage, read_write> _cp_probe : array<atomic<u32>, 2>;
+@group(0) @binding(15) var<storage, read_write> _cp_probe : array<atomic<u32>, 8>;
+@group(0) @binding(14) var<uniform> _cp_sched : vec4<u32>;
 var<private> _cp_p : u32;
 fn _cp_limit() -> u32 { let n = live.x; return 4096u + min(4u * min(n, 1u << 24u), 134217728u / max(n, 256u)); }
 fn _cp_trip(line : u32) { atomicStore(&_cp_probe[0], 1u); _ = atomicCompareExchangeWeak(&_cp_probe[1], 0u, line); }
-fn _cp_enter0() { _ = &visible; _ = &indices; _ = &counter; _ = &live; _ = &_cp_probe; _cp_p = _cp_limit(); }";
+fn _cp_enter0() { _ = &visible; _ = &indices; _ = &counter; _ = &live; _ = &_cp_probe; _ = &_cp_sched; _cp_p = _cp_limit(); }";
 
 #[test]
 fn a_guarded_runaway_loop_ends_with_its_line() {
