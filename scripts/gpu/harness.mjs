@@ -42,10 +42,18 @@ function options(argv) {
   return o;
 }
 
-/** The `webgpu` package: node_modules', or the one scripts/gpu/pack.sh carries in .gpu/. */
+/**
+ * The `webgpu` package: the one scripts/gpu/pack.sh carries in .gpu/, else node_modules'. A copy that
+ * does not load (a pack for another machine, half unpacked) is passed over for the next.
+ */
 async function dawn() {
   for (const dir of [path.join(ROOT, '.gpu', 'webgpu'), path.join(ROOT, 'node_modules', 'webgpu')]) {
-    if (existsSync(path.join(dir, 'index.js'))) return import(pathToFileURL(path.join(dir, 'index.js')).href);
+    if (!existsSync(path.join(dir, 'index.js'))) continue;
+    try {
+      return await import(pathToFileURL(path.join(dir, 'index.js')).href);
+    } catch (e) {
+      console.log(`gpu-harness: ${path.relative(ROOT, dir)} does not load (${String(e?.message ?? e).split('\n')[0]}); trying the next`);
+    }
   }
   return null;
 }
