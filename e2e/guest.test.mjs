@@ -15,7 +15,7 @@ import { READY_MS, TEST_TIMEOUT, ready, idle, results } from './helpers.mjs';
 import { DIST, ASSETS } from './site.mjs';
 import { LOADER_BUDGET, PANEL_BUDGET } from '../scripts/dist-files.mjs';
 import { PANELS_WITH_WORDS as PANEL_TABLES } from '../www/core/panels.js';
-import { PANELS } from '../www/core/panels.js';
+import { PANELS, COURSE, COURSE_KERNEL } from '../www/core/panels.js';
 import { quotedSizes } from './docs.mjs';
 import { reserveSheetPage, measureElements, assertReserved } from './reserve-sheet.mjs';
 import { useBrowser } from './fixture.mjs';
@@ -265,14 +265,16 @@ test('panels="scan" fetches the loader, the playground, the scan panel and the w
 
 test('what docs/embedding.md says each page fetches is what Chromium fetches, within 5 %', { timeout: TEST_TIMEOUT }, async () => {
   const rows = await quotedSizes();
-  assert.equal(rows.length, PANELS.length + 3, 'a row for no element, each panel, the kernel panel with its editor open and every panel');
+  // Each panel but the course (no value of `panels`: a course attribute shows it) has its row.
+  assert.equal(rows.length, PANELS.length - 1 + 4, 'a row for no element, each panel, the kernel panel with its editor open, a course and every panel');
   for (const { what, kib: quoted } of rows) {
-    const panels = /panels="(\w+)"/.exec(what)?.[1];
+    const course = /`course`/.test(what);
+    const panels = course ? COURSE_KERNEL : /panels="(\w+)"/.exec(what)?.[1];
     const none = /no element/.test(what);
-    const attr = panels ? ` panels="${panels}"` : '';
+    const attr = course ? ` panels="${COURSE_KERNEL}" course="sizes"` : panels ? ` panels="${panels}"` : '';
     const body = none ? filler(3) : `<compaction-playground id="z" flags="1001101001" method="${panels === 'tiles' ? 'lookback' : 'scan'}"${attr}></compaction-playground>`;
     const editing = /editor open/.test(what);
-    const { page, fetched } = await open(await hostPage(`sizes-${panels ?? (none ? 'none' : 'all')}${editing ? '-editing' : ''}`, body), { wait: !none });
+    const { page, fetched } = await open(await hostPage(`sizes-${course ? 'course' : (panels ?? (none ? 'none' : 'all'))}${editing ? '-editing' : ''}`, body), { wait: !none });
     try {
       if (none) await page.waitForLoadState('networkidle');
       else await idle(page);
@@ -455,10 +457,13 @@ test("compaction-playground-reserve.css alone (no script yet): any panels, metho
 });
 
 test('the reserved size is the real one: every panel alone, the default set and all panels, before and after the code arrives', { timeout: TEST_TIMEOUT }, async () => {
-  const sets = [...PANELS.map((p) => [p]), null, PANELS];
+  // The course shows only with a course attribute (which brings the kernel panel): its own case.
+  const listed = PANELS.filter((p) => p !== COURSE);
+  const sets = [...listed.map((p) => [p]), null, listed, [COURSE]];
   const pages = [];
   for (const set of sets) {
-    const attr = set ? ` panels="${set.join(' ')}"` : '';
+    const course = set?.includes(COURSE);
+    const attr = course ? ` panels="${COURSE_KERNEL}" course="reserve-test"` : set ? ` panels="${set.join(' ')}"` : '';
     const method = set?.length === 1 && set[0] === 'tiles' ? 'lookback' : 'scan';
     pages.push([
       set?.join(' ') ?? '(default)',

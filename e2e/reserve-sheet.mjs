@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 
 import { reserve, WIDE } from '../www/loader/reserve.js';
-import { PANELS } from '../www/core/panels.js';
+import { parsePanels } from '../www/core/panels.js';
 
 const CASES = [
   ['', 'scan', false],
@@ -57,7 +57,7 @@ export function assertReserved(measured, engine) {
   let worst = 0;
   for (const { id, heightEm, widthEm, remEm } of measured) {
     const [panels, method, quiet] = CASES[Number(id.split('-')[1])];
-    const set = panels ? new Set(panels.split(' ')) : new Set(PANELS);
+    const set = parsePanels(panels).panels;
     const want = reserve(set, { widthEm, wideEm: WIDE * remEm, method, status: !quiet }).total;
     worst = Math.max(worst, Math.abs(heightEm - want));
     // reserve() rounds each card to 0.01 em; the sheet does not.

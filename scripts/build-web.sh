@@ -68,5 +68,7 @@ for f in "$OUT_DIR/$CRATE_LIB.js" "$OUT_DIR/${CRATE_LIB}_bg.wasm"; do
     exit 1
   }
 done
+# Every built-in the glue reaches, through what www/core/captured.js captured when it loaded.
+node "$ROOT/scripts/harden-glue.mjs" "$OUT_DIR/$CRATE_LIB.js"
 log "wrote $(cd "$ROOT" && du -h "www/pkg/$CRATE_LIB.js" "www/pkg/${CRATE_LIB}_bg.wasm" | awk '{printf "%s (%s) ", $2, $1}')"
 log "done in $((SECONDS - t0))s"

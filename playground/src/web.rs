@@ -46,6 +46,7 @@ pub const MAX_CPU_FLAGS: u64 = 16 * 1024 * 1024;
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    args::capture();
 }
 
 /// `Err(js Error)` from a crate error.

@@ -71,6 +71,12 @@ impl Intrinsics {
     }
 }
 
+/// Takes the built-in getters now, at the wasm's start, before any page
+/// script that runs later can have patched them.
+pub fn capture() {
+    INTRINSICS.with(|_| ());
+}
+
 /// `f` called on `this` with no arguments; a throw is `None`.
 fn call(f: &Function, this: &JsValue) -> Option<JsValue> {
     Reflect::apply(f, this, &Array::new()).ok()
