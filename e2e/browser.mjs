@@ -71,11 +71,15 @@ export async function launchBrowser({ webgpu = true, headless = true, args = [] 
  * With removeNavigatorGpu, the page sees `navigator.gpu === undefined` and
  * `'gpu' in navigator === false` (a browser without the WebGPU API).
  * @param {import('playwright-core').Browser} browser
- * @param {{removeNavigatorGpu?: boolean}} [options]
+ * `initScript` runs in the page before any of its scripts: what it patches, the
+ * wasm's boundary captures as the page's own (it captures built-ins when it loads).
+ * @param {import('playwright-core').Browser} browser
+ * @param {{removeNavigatorGpu?: boolean, initScript?: () => void}} [options]
  * @returns {Promise<{page: import('playwright-core').Page, log: string[]}>}
  */
-export async function newLoggedPage(browser, { removeNavigatorGpu = false } = {}) {
+export async function newLoggedPage(browser, { removeNavigatorGpu = false, initScript = null } = {}) {
   const page = await browser.newPage();
+  if (initScript) await page.addInitScript(initScript);
   if (removeNavigatorGpu) {
     await page.addInitScript(() => {
       delete Navigator.prototype.gpu;
