@@ -22,17 +22,19 @@ export const STATUS_EM = 2.5;
 /** The gap between two cards (`.pg { gap }`). */
 export const GAP_EM = 1;
 
-/** The card widths (em) the heights were measured at. */
-export const SAMPLE_WIDTHS = [68.8, 47.5, 32.5];
+/** The card widths (em) the heights are given at, from a wide page down to a phone. */
+export const SAMPLE_WIDTHS = [68.8, 56, 47.5, 40, 32.5, 26, 22, 18];
 
 /**
  * Each panel's height in em at SAMPLE_WIDTHS is its row's `heights`
- * (www/core/panels.js): a card's width, side by side the editor and the
- * result are half as wide as the element, measured in Chromium with a
- * sans-serif font for the article's flags, with the scan (the tile view with
- * the look-back), the order panel after its run. The editor's is without its
- * grid of flags (editorGrid). Between the samples, a straight line; a host's
- * font wraps text a little differently, hence MARGIN.
+ * (www/core/panels.js), measured by e2e/reserve-content.test.mjs
+ * (RESERVE_TABLE=1 prints them): the panel alone, its width swept in half
+ * ems, in a host theme of a wide serif (Georgia), for the article's flags,
+ * the order panel after its run. Each sample is the most the card takes on
+ * either side of it, so that the straight line drawn between two samples
+ * stays above the content; below the narrowest, its slope goes on. The
+ * editor's own `widths` follow its rows' wraps (its flag grid apart,
+ * editorGrid); a host's font that wraps more still has MARGIN.
  *
  * Side by side (a container of at least 56rem), the editor and the result
  * keep the wide layout's padding at half the width: their rows' `paired`,

@@ -6,6 +6,7 @@ export const messages = {
   'kernel.method': 'run by the method {method}',
   'kernel.edit': 'Edit',
   'kernel.check': 'Check',
+  'kernel.idle': 'Check runs this kernel against ours on a ladder of sizes and in other workgroup orders; the verdict, the smallest case it fails and what it costs beside ours show here.',
   'kernel.reset': 'Start again from ours',
   'kernel.keys': 'In the editor Tab indents; press Escape, then Tab, to leave it.',
   'kernel.loadingEditor': 'Loading the editor…',

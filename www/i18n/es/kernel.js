@@ -6,6 +6,8 @@ export const messages = {
   'kernel.method': 'lo ejecuta el método {method}',
   'kernel.edit': 'Editar',
   'kernel.check': 'Comprobar',
+  'kernel.idle':
+    'Comprobar ejecuta este kernel frente al nuestro en una escalera de tamaños y con otros órdenes de los grupos de trabajo; aquí aparecen el veredicto, el caso más pequeño en que falla y lo que cuesta frente al nuestro.',
   'kernel.reset': 'Volver a empezar desde el nuestro',
   'kernel.keys': 'En el editor, Tab sangra; pulsa Escape y luego Tab para salir.',
   'kernel.loadingEditor': 'Cargando el editor…',

@@ -60,11 +60,18 @@ export class KernelView {
       this.tooLong,
       this.compile,
       this.diagnostics,
-      this.progress,
-      this.verdict,
-      this.counterexample,
-      h('p', {}, this.stepButton),
-      this.stepNote,
+      // The check's outcome has its room from the start (what it will show is said there until then): a
+      // verdict seconds after Check must not push the host's page down.
+      h(
+        'div',
+        { class: 'kernel-outcome', 'data-testid': 'kernel-outcome' },
+        h('p', { class: 'note kernel-idle' }, t('kernel.idle')),
+        this.progress,
+        this.verdict,
+        this.counterexample,
+        h('p', {}, this.stepButton),
+        this.stepNote,
+      ),
       this.leftNote,
     );
   }
