@@ -4,9 +4,8 @@
 // from a phone's 18 em to 82 em in half-em steps, each card's own height
 // (without the reservation's min-height) at most what reserve() gives it.
 // With RESERVE_TABLE=1 it prints each panel's heights at SAMPLE_WIDTHS as
-// www/core/panels.js takes them: at each sample, the most the card takes
-// between it and the next narrower one (so that the straight lines reserve()
-// draws between samples stay above the content).
+// www/core/panels.js takes them: the least heights whose straight lines
+// (what reserve() draws between samples) stay above what was measured.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,9 +64,34 @@ async function sweep(panel) {
   }
 }
 
-/** The most the card takes on [narrower, wider] (a width's height holds to the next half em). */
-function most(rows, narrower, wider) {
-  return Math.max(0, ...rows.filter(([w]) => w >= Math.floor(narrower * 2) / 2 && w <= wider).map(([, h]) => h));
+/** The card's height at `w` em: each measured half em's holds to the next. */
+function natural(rows, w) {
+  let h = rows[0][1];
+  for (const [at, height] of rows) if (at <= w) h = height;
+  return h;
+}
+
+/**
+ * Heights at SAMPLE_WIDTHS whose straight lines (reserve()'s heightAt) stay
+ * above the measured steps: each sample its own height, then both ends of an
+ * interval lifted by the most the line there falls short of a step (checked at
+ * each step's wide end, where a falling line is lowest).
+ */
+function envelope(rows) {
+  const w = SAMPLE_WIDTHS;
+  const v = w.map((x) => natural(rows, x));
+  const lift = w.map(() => 0);
+  // Wider than the first sample reserve() holds its height: it must cover what is wider too.
+  lift[0] = Math.max(0, ...rows.filter(([x]) => x >= w[0]).map(([, h]) => h - v[0]));
+  for (let k = 0; k + 1 < w.length; k++) {
+    const [b, a] = [w[k], w[k + 1]];
+    const line = (x) => v[k + 1] + ((v[k] - v[k + 1]) * (x - a)) / (b - a);
+    let short = 0;
+    for (const [x, h] of rows) if (x >= a && x < b) short = Math.max(short, h - line(Math.min(b, x + 0.5)));
+    lift[k] = Math.max(lift[k], short);
+    lift[k + 1] = Math.max(lift[k + 1], short);
+  }
+  return v.map((h, k) => h + lift[k]);
 }
 
 const table = {};
@@ -81,10 +105,7 @@ for (const panel of PANELS) {
       assert.ok(Number.isFinite(card.em), `${panel} at ${w} em: reserve() gives ${card.em}`);
       if (h > card.em + 0.05) short.push(`${w} em: ${h.toFixed(2)} em of content, ${card.em} reserved`);
     }
-    // A sample holds up both lines that meet at it: the most of the intervals on either side.
-    const edges = [TO, ...SAMPLE_WIDTHS, FROM];
-    const interval = (k) => most(rows, edges[k + 1], edges[k]);
-    table[panel] = SAMPLE_WIDTHS.map((_, k) => Number(Math.max(interval(k), interval(k + 1)).toFixed(2)));
+    table[panel] = envelope(rows).map((h) => Math.ceil(h * 10 - 1e-9) / 10);
     if (process.env.RESERVE_TABLE && panel !== 'editor') console.log(`${panel}: heights: [${table[panel].join(', ')}]`);
     assert.deepEqual(short, [], `${panel}: the reservation falls short`);
   });
