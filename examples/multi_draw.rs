@@ -474,37 +474,28 @@ impl Scene {
         let (desc, packed) = match mode {
             Mode::Flags(method) => (CompactionDesc::new(&self.flags, capacity, method), false),
             Mode::OnePass => (
-                CompactionDesc {
-                    max_visible: Some(room),
-                    ..compactor.culled(
-                        CullDesc {
-                            wgsl: VISIBLE,
-                            bindings: &cull_resources,
-                        },
-                        capacity,
-                    )
-                },
+                compactor
+                    .culled(CullDesc::new(VISIBLE, &cull_resources), capacity)
+                    .with_max_visible(room),
                 true,
             ),
         };
         let compaction = compactor
-            .prepare_with(&CompactionDesc {
-                label: Some("multi_draw"),
-                draw: DrawArgs::indexed(1),
-                indices_to: Some((&instances, 0)),
-                payload: Some(PayloadDesc {
-                    source: (&self.payload_source, 0),
-                    words: PAYLOAD_WORDS,
-                    to: Some((&payloads, 0)),
-                }),
-                segments: Some(SegmentsDesc {
-                    segments: (&self.segment_buffer, 0),
-                    count: MESHES,
-                    args_to: Some((&args, 0)),
-                    packed,
-                }),
-                ..desc
-            })?
+            .prepare_with(
+                &desc
+                    .with_label("multi_draw")
+                    .with_draw(DrawArgs::indexed(1))
+                    .with_indices_to((&instances, 0))
+                    .with_payload(
+                        PayloadDesc::new((&self.payload_source, 0), PAYLOAD_WORDS)
+                            .with_to((&payloads, 0)),
+                    )
+                    .with_segments(
+                        SegmentsDesc::new((&self.segment_buffer, 0), MESHES)
+                            .with_args_to((&args, 0))
+                            .with_packed(packed),
+                    ),
+            )?
             .destroy_on_drop();
         let cull_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("multi_draw:cull"),

@@ -276,17 +276,17 @@ impl Scene {
             usage: wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
         });
         let capacity = u64::from(OBJECTS);
-        let plain = compactor.prepare_with(&CompactionDesc {
-            label: Some("renderer:plain"),
-            draw: DrawArgs::vertices(1),
-            ..CompactionDesc::new(&self.flags, capacity, method)
-        })?;
-        let indexed = compactor.prepare_with(&CompactionDesc {
-            label: Some("renderer:indexed"),
-            draw: DrawArgs::indexed(1),
-            instance_count_to: Some((&own_args, 4)),
-            ..CompactionDesc::new(&self.flags, capacity, method)
-        })?;
+        let plain = compactor.prepare_with(
+            &CompactionDesc::new(&self.flags, capacity, method)
+                .with_label("renderer:plain")
+                .with_draw(DrawArgs::vertices(1)),
+        )?;
+        let indexed = compactor.prepare_with(
+            &CompactionDesc::new(&self.flags, capacity, method)
+                .with_label("renderer:indexed")
+                .with_draw(DrawArgs::indexed(1))
+                .with_instance_count_to((&own_args, 4)),
+        )?;
         let range = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("renderer:range"),
             contents: bytemuck::cast_slice(&[near, far, 0.0, 0.0]),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The library as a renderer gets it (npm test runs this):
-#   1. its docs build with every public item documented (warnings denied);
+#   1. its docs build with every public item documented (warnings denied), and
+#      its public API is the committed listing, nothing of the newest v* tag's
+#      gone without a new minor (scripts/public-api.mjs);
 #   2. `cargo publish --dry-run` passes, packaging only the library's files;
 #   3. a scratch crate that names only wgpu-compaction (the package just made,
 #      unpacked: what crates.io would serve), wgpu, bytemuck and pollster
@@ -22,6 +24,9 @@ die() {
 
 log "cargo doc -p wgpu-compaction (missing docs and broken links denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p wgpu-compaction --no-deps --quiet
+
+log "the public API against api/wgpu-compaction.txt and the newest v* tag's (scripts/public-api.mjs)"
+node "$ROOT/scripts/public-api.mjs" --check
 
 log "cargo package --list: only the library's files"
 files="$(cargo package -p wgpu-compaction --list --allow-dirty 2>/dev/null)"
@@ -79,7 +84,7 @@ if printf '%s\n' "$tree" | grep -Eq '^(wasm-bindgen|web-sys|js-sys|compaction-pl
   die "the library pulls in the playground's dependencies: $(printf '%s\n' "$tree" | grep -E '^(wasm-bindgen|web-sys|js-sys)' | sort -u | tr '\n' ' ')"
 fi
 direct="$(cd "$scratch" && cargo tree --edges normal --depth 1 --prefix none -p wgpu-compaction | tail -n +2 | awk '{print $1}' | sort -u | tr '\n' ' ')"
-[[ "$direct" == "bytemuck wgpu " ]] || die "the library depends on more than wgpu and bytemuck: $direct"
+[[ "$direct" == "bytemuck naga wgpu " ]] || die "the library depends on more than wgpu, its naga and bytemuck: $direct"
 log "cargo tree: $(printf '%s\n' "$tree" | sort -u | wc -l) crates, none of wasm-bindgen, web-sys, js-sys; the library's own: $direct"
 (cd "$scratch" && CARGO_TARGET_DIR="$ROOT/target" cargo run --release --quiet)
 log "ok"

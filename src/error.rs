@@ -8,6 +8,7 @@ use crate::method::Method;
 #[non_exhaustive]
 pub enum Error {
     /// More flags than one storage binding of the device holds, or than the method takes.
+    #[non_exhaustive]
     TooLarge {
         /// The flags asked for.
         n: u64,
@@ -19,6 +20,7 @@ pub enum Error {
         max_flags: u64,
     },
     /// A buffer lacks a usage the compaction binds it with.
+    #[non_exhaustive]
     BufferUsage {
         /// Which buffer: `"flags"`, `"instance count target"`, ….
         buffer: &'static str,
@@ -26,6 +28,7 @@ pub enum Error {
         missing: wgpu::BufferUsages,
     },
     /// A buffer is smaller than the range the compaction reads or writes.
+    #[non_exhaustive]
     BufferTooSmall {
         /// Which buffer.
         buffer: &'static str,
@@ -37,6 +40,7 @@ pub enum Error {
         needed: u64,
     },
     /// An offset that the device or the copy needs aligned is not.
+    #[non_exhaustive]
     Misaligned {
         /// Which offset.
         what: &'static str,
@@ -46,6 +50,7 @@ pub enum Error {
         alignment: u64,
     },
     /// The device's limits are below what the method's kernels need.
+    #[non_exhaustive]
     Limit {
         /// The method.
         method: Method,
@@ -57,6 +62,7 @@ pub enum Error {
         allowed: u64,
     },
     /// Something the method does not do (bit input for a method other than `LookbackBits`).
+    #[non_exhaustive]
     Unsupported {
         /// The method.
         method: Method,
@@ -64,6 +70,7 @@ pub enum Error {
         what: &'static str,
     },
     /// A payload of a size the kernels do not copy.
+    #[non_exhaustive]
     PayloadWords {
         /// The words per object asked for.
         words: u32,
@@ -72,6 +79,7 @@ pub enum Error {
     },
     /// A buffer the compaction binds would be larger than one storage binding of
     /// the device holds (or than u32 numbers address).
+    #[non_exhaustive]
     BindingTooLarge {
         /// Which buffer.
         buffer: &'static str,
@@ -83,6 +91,7 @@ pub enum Error {
     /// Two ranges of one of your buffers that the compaction cannot bind together:
     /// one pass reads one and writes the other (wgpu refuses that), or they overlap
     /// where one is written.
+    #[non_exhaustive]
     Aliased {
         /// The first range (`"flags"`, `"indices"`, `"payload"`, …).
         first: &'static str,
@@ -90,6 +99,7 @@ pub enum Error {
         second: &'static str,
     },
     /// `Compactor::check_segments`: a segment that starts before the one before it.
+    #[non_exhaustive]
     SegmentsOutOfOrder {
         /// Its position in the list.
         segment: u32,
@@ -99,6 +109,7 @@ pub enum Error {
         previous: u32,
     },
     /// `Compactor::check_segments`: a segment that starts past the objects.
+    #[non_exhaustive]
     SegmentPastObjects {
         /// Its position in the list.
         segment: u32,
@@ -108,6 +119,7 @@ pub enum Error {
         objects: u64,
     },
     /// A `max_visible` of 0, or past the capacity.
+    #[non_exhaustive]
     MaxVisible {
         /// The `max_visible` asked for.
         max_visible: u64,
@@ -115,6 +127,7 @@ pub enum Error {
         capacity: u64,
     },
     /// `index_base` plus the capacity passes `u32::MAX`: the last indices would wrap.
+    #[non_exhaustive]
     IndexOverflow {
         /// The index base asked for.
         index_base: u32,
@@ -123,6 +136,7 @@ pub enum Error {
     },
     /// The draw's `first_instance` plus the most instances it can draw passes
     /// `u32::MAX`: the last `instance_index`es would wrap.
+    #[non_exhaustive]
     InstanceOverflow {
         /// The first instance asked for.
         first_instance: u32,
@@ -130,6 +144,7 @@ pub enum Error {
         instances: u64,
     },
     /// A live length past the compaction's capacity.
+    #[non_exhaustive]
     LengthTooLarge {
         /// The length asked for.
         len: u64,
@@ -138,11 +153,13 @@ pub enum Error {
     },
     /// A compaction recorded (or read back) by a `Compactor`, or on a device,
     /// other than the one that prepared it.
+    #[non_exhaustive]
     ForeignCompaction {
         /// What was asked: `encode`, `read_output`, …
         what: &'static str,
     },
     /// `encode_slice` asked for a slice past the last (`Compactor::slices` says how many).
+    #[non_exhaustive]
     NoSuchSlice {
         /// The slice asked for.
         slice: usize,
@@ -150,6 +167,7 @@ pub enum Error {
         slices: usize,
     },
     /// A trace asked for more flags than a person can read ([`crate::teaching::MAX_TRACE_FLAGS`]).
+    #[non_exhaustive]
     TraceTooLarge {
         /// The flags asked for.
         n: usize,
@@ -169,6 +187,18 @@ pub enum Error {
     /// A renderer's visibility function (`CullDesc`) did not compile, or its
     /// bindings did not match its WGSL: what wgpu said.
     Cull(String),
+    /// A renderer's visibility function, documented to write nothing, can: a
+    /// function it calls (or itself) uses read-write storage, workgroup memory,
+    /// a writable storage texture or an atomic. Refused at `prepare`.
+    #[non_exhaustive]
+    CullWrites {
+        /// The line of `CullDesc::wgsl` (from 1).
+        line: u32,
+        /// What is used there: the variable's name, or the atomic operation.
+        what: String,
+        /// Why it may not be: `"var<storage, read_write>"`, `"var<workgroup>"`, ….
+        why: &'static str,
+    },
     /// Mapping a buffer to read it back failed (the device may be lost).
     Readback(String),
 }
@@ -293,6 +323,10 @@ impl std::fmt::Display for Error {
             Error::Cull(message) => write!(
                 f,
                 "the visibility function (CullDesc) does not compile or bind: {message}"
+            ),
+            Error::CullWrites { line, what, why } => write!(
+                f,
+                "the visibility function (CullDesc) must write nothing: line {line} of its WGSL uses {what}, {why}"
             ),
             Error::Readback(message) => {
                 write!(f, "reading the result back from the GPU failed: {message}")

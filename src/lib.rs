@@ -10,8 +10,8 @@ mod output;
 pub mod teaching;
 
 pub use compactor::{
-    BufferAt, Compaction, CompactionDesc, Compactor, CullDesc, EncodeOptions, Input, Length,
-    PayloadDesc, PendingOutput, SegmentsDesc, LENGTH_SLOTS,
+    BufferAt, Compaction, CompactionDesc, Compactor, CullDesc, Dropped, DroppedReadback,
+    EncodeOptions, Input, Length, PayloadDesc, PendingOutput, SegmentsDesc, LENGTH_SLOTS,
 };
 pub use error::{Error, Result};
 pub use layout::is_visible;

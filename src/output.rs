@@ -77,6 +77,13 @@ pub enum DrawArgs {
     Indexed(IndexedIndirectArgs),
 }
 
+/// No draw: non-indexed, all zero (what an empty [`CompactionOutput`] holds).
+impl Default for DrawArgs {
+    fn default() -> Self {
+        DrawArgs::NonIndexed(IndirectArgs::default())
+    }
+}
+
 impl DrawArgs {
     /// Non-indexed arguments drawing `vertex_count` vertices per instance.
     pub fn vertices(vertex_count: u32) -> Self {
@@ -141,8 +148,11 @@ impl DrawArgs {
 }
 
 /// The dense list of visible indices, the count and the indirect-draw arguments,
-/// all as read back from the GPU (or computed by the CPU mirror).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// all as read back from the GPU (or computed by the CPU mirror). It may gain
+/// fields in a minor release: read it, or make one with `default()` and set
+/// its fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CompactionOutput {
     /// The visible indices: in order for the order-preserving methods.
     pub indices: Vec<u32>,

@@ -17,8 +17,7 @@ use wgpu_compaction::teaching::cpu::inputs::XorShift64;
 use wgpu_compaction::teaching::frustum::{self, BOX_PLANES, VISIBLE};
 use wgpu_compaction::teaching::{cpu, LookbackOptions};
 use wgpu_compaction::{
-    CompactionDesc, Compactor, CullDesc, DrawArgs, Error, Method, PayloadDesc, Segment,
-    SegmentsDesc,
+    Compactor, CullDesc, DrawArgs, Error, Method, PayloadDesc, Segment, SegmentsDesc,
 };
 
 /// Seeded spheres: whole-number centres in [-6, 6], radius 0.25 (about a third inside).
@@ -73,10 +72,7 @@ fn culled_lookback_matches_a_cpu_cull() {
         let all = cpu_visible(&list);
         let sphere_buffer = upload_bytes(bytemuck::cast_slice(&list), storage);
         let bindings = frustum::bindings(&sphere_buffer, &planes);
-        let cull = CullDesc {
-            wgsl: VISIBLE,
-            bindings: &bindings,
-        };
+        let cull = CullDesc::new(VISIBLE, &bindings);
         let words = 3u32;
         let source: Vec<u32> = (0..n as u32 * words).map(|w| w ^ 0x5A5A).collect();
         let source_buffer = upload_bytes(bytemuck::cast_slice(&source), storage);
@@ -93,23 +89,17 @@ fn culled_lookback_matches_a_cpu_cull() {
             assert_eq!(out.indirect.instance_count() as usize, all.len());
             let max = (all.len() as u64 / 2).max(1);
             let full = c
-                .prepare_with(&CompactionDesc {
-                    index_base: 5,
-                    draw,
-                    max_visible: Some(max),
-                    payload: Some(PayloadDesc {
-                        source: (&source_buffer, 0),
-                        words,
-                        to: None,
-                    }),
-                    segments: Some(SegmentsDesc {
-                        segments: (&segment_buffer, 0),
-                        count: meshes.len() as u32,
-                        args_to: None,
-                        packed: true,
-                    }),
-                    ..c.culled(cull.clone(), n as u64)
-                })
+                .prepare_with(
+                    &c.culled(cull.clone(), n as u64)
+                        .with_index_base(5)
+                        .with_draw(draw)
+                        .with_max_visible(max)
+                        .with_payload(PayloadDesc::new((&source_buffer, 0), words))
+                        .with_segments(
+                            SegmentsDesc::new((&segment_buffer, 0), meshes.len() as u32)
+                                .with_packed(true),
+                        ),
+                )
                 .unwrap_or_else(|e| panic!("n {n}{who}: {e}"));
             for live in [n as u64, n as u64 / 2 + 1] {
                 let case = format!("n {n}{who}, live {live}, max {max}");
@@ -160,9 +150,10 @@ fn what_a_visibility_function_is_refused_for() {
     let bindings = frustum::bindings(&sphere_buffer, &planes);
     let prepare = |wgsl: &str, bindings: &[wgpu::BindGroupEntry], method: Method| {
         compactor
-            .prepare_with(&CompactionDesc {
-                method,
-                ..compactor.culled(CullDesc { wgsl, bindings }, 5000)
+            .prepare_with(&{
+                let mut d = compactor.culled(CullDesc::new(wgsl, bindings), 5000);
+                d.method = method;
+                d
             })
             .err()
     };
@@ -186,13 +177,7 @@ fn what_a_visibility_function_is_refused_for() {
     assert!(matches!(error, Error::Cull(_)), "{error:?}");
     // A function with no resources needs none.
     let every_third = compactor
-        .prepare_with(&compactor.culled(
-            CullDesc {
-                wgsl: plain,
-                bindings: &[],
-            },
-            5000,
-        ))
+        .prepare_with(&compactor.culled(CullDesc::new(plain, &[]), 5000))
         .expect("prepare");
     let want: Vec<u32> = (0..5000).filter(|i| i % 3 == 0).collect();
     assert_eq!(run_on(compactor, &every_third, 5000).indices, want);
@@ -216,28 +201,17 @@ fn what_a_visibility_function_is_refused_for() {
     // An output in a buffer the visibility function reads.
     let error = refused(compactor, || {
         compactor
-            .prepare_with(&CompactionDesc {
-                indices_to: Some((&sphere_buffer, 0)),
-                ..compactor.culled(
-                    CullDesc {
-                        wgsl: VISIBLE,
-                        bindings: &bindings,
-                    },
-                    5000,
-                )
-            })
+            .prepare_with(
+                &compactor
+                    .culled(CullDesc::new(VISIBLE, &bindings), 5000)
+                    .with_indices_to((&sphere_buffer, 0)),
+            )
             .err()
     });
     assert!(matches!(error, Error::Aliased { .. }), "{error:?}");
     // After all that, the same function compiles and culls.
     let compaction = compactor
-        .prepare_with(&compactor.culled(
-            CullDesc {
-                wgsl: VISIBLE,
-                bindings: &bindings,
-            },
-            5000,
-        ))
+        .prepare_with(&compactor.culled(CullDesc::new(VISIBLE, &bindings), 5000))
         .expect("prepare");
     assert_eq!(
         run_on(compactor, &compaction, 5000).indices,

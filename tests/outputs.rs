@@ -127,22 +127,22 @@ fn two_views_share_the_renderers_instance_and_argument_buffers() {
             ..Default::default()
         });
         let a = compactor
-            .prepare_with(&CompactionDesc {
-                indices_to: Some((&instances, at_a)),
-                indirect_to: Some((&args, alignment())),
-                index_base: 0,
-                ..CompactionDesc::new(&flags, n, method)
-            })
+            .prepare_with(
+                &CompactionDesc::new(&flags, n, method)
+                    .with_indices_to((&instances, at_a))
+                    .with_indirect_to((&args, alignment()))
+                    .with_index_base(0),
+            )
             .expect("view a");
         let b = compactor
-            .prepare_with(&CompactionDesc {
-                flags_offset: offset_b,
-                indices_to: Some((&instances, at_b)),
-                indirect_to: Some((&args, 2 * alignment())),
-                index_base: 1_000_000,
-                draw,
-                ..CompactionDesc::new(&flags, n, method)
-            })
+            .prepare_with(
+                &CompactionDesc::new(&flags, n, method)
+                    .with_flags_offset(offset_b)
+                    .with_indices_to((&instances, at_b))
+                    .with_indirect_to((&args, 2 * alignment()))
+                    .with_index_base(1_000_000)
+                    .with_draw(draw),
+            )
             .expect("view b");
         assert_eq!((a.indices_offset(), b.indices_offset()), (at_a, at_b));
         let out = run(&[(&a, None), (&b, Some(n - 7))]);
@@ -257,15 +257,15 @@ fn payload_matches_cpu() {
                     );
                     for to in [None, Some((&mine, alignment()))] {
                         let compaction = c
-                            .prepare_with(&CompactionDesc {
-                                index_base: 5,
-                                payload: Some(PayloadDesc {
-                                    source: (&source_buffer, 0),
-                                    words,
-                                    to,
-                                }),
-                                ..CompactionDesc::new(&flags_buffer, n as u64, method)
-                            })
+                            .prepare_with(
+                                &CompactionDesc::new(&flags_buffer, n as u64, method)
+                                    .with_index_base(5)
+                                    .with_payload({
+                                        let mut d = PayloadDesc::new((&source_buffer, 0), words);
+                                        d.to = to;
+                                        d
+                                    }),
+                            )
                             .unwrap_or_else(|e| panic!("{method}{who} {words} words: {e}"));
                         let live = (n as u64).saturating_sub(3);
                         let out = run_on(c, &compaction, live);
@@ -374,17 +374,18 @@ fn segment_args_matches_cpu() {
                     ];
                     for (args_to, packed) in outputs {
                         let compaction = c
-                            .prepare_with(&CompactionDesc {
-                                index_base: 11,
-                                draw,
-                                segments: Some(SegmentsDesc {
-                                    segments: (&segment_buffer, 0),
-                                    count: count as u32,
-                                    args_to,
-                                    packed,
-                                }),
-                                ..CompactionDesc::new(&flags_buffer, n as u64, method)
-                            })
+                            .prepare_with(
+                                &CompactionDesc::new(&flags_buffer, n as u64, method)
+                                    .with_index_base(11)
+                                    .with_draw(draw)
+                                    .with_segments({
+                                        let mut d =
+                                            SegmentsDesc::new((&segment_buffer, 0), count as u32)
+                                                .with_packed(packed);
+                                        d.args_to = args_to;
+                                        d
+                                    }),
+                            )
                             .unwrap_or_else(|e| panic!("{method}{who}: {e}"));
                         assert_eq!(compaction.segment_count(), count as u32);
                         assert_eq!(compaction.record_meshes().is_some(), packed);
@@ -434,28 +435,19 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
     let source = upload(&[0; 64 * 16], storage);
     let list = upload(bytemuck::cast_slice(&segments(64, 4, 1)), storage);
     for method in [Method::Atomic, Method::Aggregated, Method::TileAtomic] {
-        let payload = compactor.prepare_with(&CompactionDesc {
-            payload: Some(PayloadDesc {
-                source: (&source, 0),
-                words: 4,
-                to: None,
-            }),
-            ..CompactionDesc::new(&flags, 64, method)
-        });
+        let payload = compactor.prepare_with(
+            &CompactionDesc::new(&flags, 64, method)
+                .with_payload(PayloadDesc::new((&source, 0), 4)),
+        );
         assert!(
             matches!(payload, Err(Error::Unsupported { .. })),
             "{method}: {:?}",
             payload.err()
         );
-        let segmented = compactor.prepare_with(&CompactionDesc {
-            segments: Some(SegmentsDesc {
-                segments: (&list, 0),
-                count: 4,
-                args_to: None,
-                packed: false,
-            }),
-            ..CompactionDesc::new(&flags, 64, method)
-        });
+        let segmented = compactor.prepare_with(
+            &CompactionDesc::new(&flags, 64, method)
+                .with_segments(SegmentsDesc::new((&list, 0), 4).with_packed(false)),
+        );
         assert!(
             matches!(segmented, Err(Error::Unsupported { .. })),
             "{method}: {:?}",
@@ -466,14 +458,10 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
     for method in ORDERED {
         assert!(method.takes_payload() && method.preserves_order());
         for words in [0, 65] {
-            let payload = compactor.prepare_with(&CompactionDesc {
-                payload: Some(PayloadDesc {
-                    source: (&source, 0),
-                    words,
-                    to: None,
-                }),
-                ..CompactionDesc::new(&flags, 64, method)
-            });
+            let payload = compactor.prepare_with(
+                &CompactionDesc::new(&flags, 64, method)
+                    .with_payload(PayloadDesc::new((&source, 0), words)),
+            );
             assert!(
                 matches!(payload, Err(Error::PayloadWords { max: 64, .. })),
                 "{method} {words}: {:?}",
@@ -482,15 +470,10 @@ fn what_the_order_does_not_keep_takes_no_payload_and_no_segments() {
         }
         // No segments: no records, a draw count of 0.
         let none = compactor
-            .prepare_with(&CompactionDesc {
-                segments: Some(SegmentsDesc {
-                    segments: (&list, 0),
-                    count: 0,
-                    args_to: None,
-                    packed: false,
-                }),
-                ..CompactionDesc::new(&flags, 64, method)
-            })
+            .prepare_with(
+                &CompactionDesc::new(&flags, 64, method)
+                    .with_segments(SegmentsDesc::new((&list, 0), 0).with_packed(false)),
+            )
             .expect("no segments");
         let out = run_on(compactor, &none, 64);
         assert!(out.segment_args.is_empty());
@@ -535,23 +518,18 @@ fn max_visible_keeps_the_first_in_order_and_counts_the_rest() {
                 );
                 for indices_to in [None, Some((&mine, alignment()))] {
                     let compaction = c
-                        .prepare_with(&CompactionDesc {
-                            index_base: 3,
-                            draw,
-                            indices_to,
-                            max_visible: Some(max),
-                            payload: Some(PayloadDesc {
-                                source: (&source_buffer, 0),
-                                words,
-                                to: None,
-                            }),
-                            segments: Some(SegmentsDesc {
-                                segments: (&segment_buffer, 0),
-                                count: list.len() as u32,
-                                args_to: None,
-                                packed: false,
-                            }),
-                            ..CompactionDesc::new(&flags_buffer, n as u64, method)
+                        .prepare_with(&{
+                            let mut d = CompactionDesc::new(&flags_buffer, n as u64, method)
+                                .with_index_base(3)
+                                .with_draw(draw)
+                                .with_max_visible(max)
+                                .with_payload(PayloadDesc::new((&source_buffer, 0), words))
+                                .with_segments(
+                                    SegmentsDesc::new((&segment_buffer, 0), list.len() as u32)
+                                        .with_packed(false),
+                                );
+                            d.indices_to = indices_to;
+                            d
                         })
                         .unwrap_or_else(|e| panic!("{method}{who} max {max}: {e}"));
                     assert_eq!(compaction.max_visible(), max);
@@ -588,17 +566,14 @@ fn max_visible_keeps_the_first_in_order_and_counts_the_rest() {
         }
     }
     // What it refuses: none, more than the capacity, a method that does not stop.
-    let desc = |method, max| CompactionDesc {
-        max_visible: Some(max),
-        ..CompactionDesc::new(&flags_buffer, n as u64, method)
-    };
+    let desc =
+        |method, max| CompactionDesc::new(&flags_buffer, n as u64, method).with_max_visible(max);
     for max in [0, n as u64 + 1] {
-        assert_eq!(
-            compactor.prepare_with(&desc(Method::Lookback, max)).err(),
-            Some(Error::MaxVisible {
-                max_visible: max,
-                capacity: n as u64
-            })
+        let refused = compactor.prepare_with(&desc(Method::Lookback, max)).err();
+        assert!(
+            matches!(refused, Some(Error::MaxVisible { max_visible, capacity, .. })
+                if max_visible == max && capacity == n as u64),
+            "{refused:?}"
         );
     }
     for method in [
@@ -630,51 +605,45 @@ fn check_segments_finds_what_the_gpu_assumes_and_records_stay_in_range() {
         first_index: 0,
         base_vertex: 0,
     };
-    let cases: [(&[u32], Option<Error>); 4] = [
+    // What check_segments says: (out of order or past the objects, segment, first_object, previous or objects).
+    type Said = Option<(bool, u32, u32, u64)>;
+    let cases: [(&[u32], Said); 4] = [
         (&[0, 10, 10, 5000, 10_000], None),
-        (
-            &[0, 300, 200, 900],
-            Some(Error::SegmentsOutOfOrder {
-                segment: 2,
-                first_object: 200,
-                previous: 300,
-            }),
-        ),
-        (
-            &[0, 10_001],
-            Some(Error::SegmentPastObjects {
-                segment: 1,
-                first_object: 10_001,
-                objects: 10_000,
-            }),
-        ),
-        (
-            &[9000, 100, 5000, 20],
-            Some(Error::SegmentsOutOfOrder {
-                segment: 1,
-                first_object: 100,
-                previous: 9000,
-            }),
-        ),
+        (&[0, 300, 200, 900], Some((true, 2, 200, 300))),
+        (&[0, 10_001], Some((false, 1, 10_001, 10_000))),
+        (&[9000, 100, 5000, 20], Some((true, 1, 100, 9000))),
     ];
+    let said = |e: Option<Error>| match e {
+        None => None,
+        Some(Error::SegmentsOutOfOrder {
+            segment,
+            first_object,
+            previous,
+            ..
+        }) => Some((true, segment, first_object, u64::from(previous))),
+        Some(Error::SegmentPastObjects {
+            segment,
+            first_object,
+            objects,
+            ..
+        }) => Some((false, segment, first_object, objects)),
+        Some(other) => panic!("{other}"),
+    };
     for (starts, want) in cases {
         let list: Vec<Segment> = starts.iter().map(|&s| mesh(s)).collect();
         let segments = upload(bytemuck::cast_slice(&list), storage);
         for method in [Method::Lookback, Method::Scan] {
             let compaction = compactor
-                .prepare_with(&CompactionDesc {
-                    draw: DrawArgs::indexed(3),
-                    segments: Some(SegmentsDesc {
-                        segments: (&segments, 0),
-                        count: list.len() as u32,
-                        args_to: None,
-                        packed: false,
-                    }),
-                    ..CompactionDesc::new(&flags_buffer, u64::from(n), method)
-                })
+                .prepare_with(
+                    &CompactionDesc::new(&flags_buffer, u64::from(n), method)
+                        .with_draw(DrawArgs::indexed(3))
+                        .with_segments(
+                            SegmentsDesc::new((&segments, 0), list.len() as u32).with_packed(false),
+                        ),
+                )
                 .expect("prepare");
             let checked = pollster::block_on(compactor.check_segments(&compaction));
-            assert_eq!(checked.err(), want.clone(), "{method} {starts:?}");
+            assert_eq!(said(checked.err()), want, "{method} {starts:?}");
             // In order or not, every record draws slots that were written.
             let out = run_on(compactor, &compaction, u64::from(n));
             for record in &out.segment_args {
@@ -698,21 +667,15 @@ fn check_segments_finds_what_the_gpu_assumes_and_records_stay_in_range() {
             usage: storage,
         });
     let compaction = compactor
-        .prepare_with(&CompactionDesc {
-            segments: Some(SegmentsDesc {
-                segments: (&unreadable, 0),
-                count: 1,
-                args_to: None,
-                packed: false,
-            }),
-            ..CompactionDesc::new(&flags_buffer, u64::from(n), Method::Lookback)
-        })
+        .prepare_with(
+            &CompactionDesc::new(&flags_buffer, u64::from(n), Method::Lookback)
+                .with_segments(SegmentsDesc::new((&unreadable, 0), 1).with_packed(false)),
+        )
         .expect("prepare");
-    assert_eq!(
-        pollster::block_on(compactor.check_segments(&compaction)).err(),
-        Some(Error::BufferUsage {
-            buffer: "segments",
-            missing: wgpu::BufferUsages::COPY_SRC
-        })
+    let refused = pollster::block_on(compactor.check_segments(&compaction)).err();
+    assert!(
+        matches!(refused, Some(Error::BufferUsage { buffer: "segments", missing, .. })
+            if missing == wgpu::BufferUsages::COPY_SRC),
+        "{refused:?}"
     );
 }

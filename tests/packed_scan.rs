@@ -44,10 +44,8 @@ fn check(compactor: &Compactor, flags: &[u32], bits_input: bool, case: &str) {
         compactor.upload(flags)
     }
     .expect("upload");
-    let desc = CompactionDesc {
-        input: if bits_input { Input::Bits } else { Input::U32 },
-        ..CompactionDesc::new(&buffer, n as u64, Method::PackedScan)
-    };
+    let desc = CompactionDesc::new(&buffer, n as u64, Method::PackedScan)
+        .with_input(if bits_input { Input::Bits } else { Input::U32 });
     let compaction = compactor.prepare_with(&desc).expect("prepare");
     let fail = |what: String| -> ! {
         let path = save_failure(case, flags);

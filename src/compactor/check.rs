@@ -51,10 +51,16 @@ impl Compactor {
             });
         }
         let words = Segment::WORDS * u64::from(segments.count);
-        let mut readback = Readback::default();
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        let slot = readback.copy_at(&self.device, &mut encoder, buffer, *offset, words);
-        self.queue.submit([encoder.finish()]);
+        // In error scopes: a destroyed or foreign segments buffer is an `Err`, not
+        // the device's uncaptured-error handler (a panic natively, by default).
+        let (readback, slot) = crate::gpu::error_scope::scoped(&self.device, async {
+            let mut readback = Readback::default();
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            let slot = readback.copy_at(&self.device, &mut encoder, buffer, *offset, words);
+            self.queue.submit([encoder.finish()]);
+            Ok::<_, Error>((readback, slot))
+        })
+        .await?;
         let read = readback.read(&self.device).await?;
         let list: Vec<Segment> = read[slot]
             .chunks_exact(Segment::WORDS as usize)

@@ -1,7 +1,7 @@
 //! Setup, once per device: the compactor, its pipelines compiled on first use or
 //! by `warm_up`, what the device must allow, and uploads.
 
-use super::{limits, Compaction, Compactor};
+use super::{limits, Compaction, CompactionDesc, Compactor};
 use crate::error::{Error, Result};
 use crate::gpu::catalogue::KernelId;
 use crate::gpu::kernel::storage_buffer;
@@ -80,6 +80,28 @@ impl Compactor {
                 }
             }
         }
+    }
+
+    /// Compiles every pipeline `prepare_with` would for each of `descs` (each
+    /// payload size, segments, packed records and visibility function has its
+    /// own), by preparing each once and destroying what it made: its buffers
+    /// exist for the moment, and `prepare` writes `draw` into an `indirect_to`
+    /// range as it always does. After it, a `prepare_with` that differs only in
+    /// its buffers and offsets compiles nothing; give the capacity you will
+    /// use (large arrays add the scan's second level and the look-back's paired
+    /// kernel). Errors are `prepare_with`'s. LIBRARY.md lists what each
+    /// variant's first `prepare` costs.
+    pub fn warm_up_for(&self, descs: &[CompactionDesc]) -> Result<()> {
+        for desc in descs {
+            self.prepare_with(desc)?.destroy();
+        }
+        Ok(())
+    }
+
+    /// How many pipelines this compactor has compiled (each kernel in each
+    /// variant once): unchanged by a `prepare` that compiled nothing.
+    pub fn compiled_pipelines(&self) -> usize {
+        self.pipelines.compiled_count()
     }
 
     /// The most flags one storage binding of this device can hold.

@@ -9,6 +9,7 @@
 mod check;
 mod compaction;
 mod create;
+mod grow;
 pub(crate) mod limits;
 mod prepare;
 mod record;
@@ -16,6 +17,7 @@ mod results;
 mod slices;
 pub(crate) mod trace;
 
+pub use grow::{Dropped, DroppedReadback};
 pub use prepare::{BufferAt, CompactionDesc, CullDesc, Input, PayloadDesc, SegmentsDesc};
 pub use record::{EncodeOptions, Length};
 pub use results::PendingOutput;

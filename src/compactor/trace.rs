@@ -20,7 +20,9 @@ use crate::teaching::trace::{
 /// Traces are for arrays a person reads; beyond this, `trace_*` refuse.
 pub const MAX_TRACE_FLAGS: usize = 8192;
 
-fn check_trace_len(len: usize) -> Result<()> {
+/// `Err(Error::TraceTooLarge)` past [`MAX_TRACE_FLAGS`]: what every `trace_*`
+/// checks first, and a CPU mirror's traces too.
+pub fn check_trace_len(len: usize) -> Result<()> {
     if len > MAX_TRACE_FLAGS {
         return Err(Error::TraceTooLarge {
             n: len,

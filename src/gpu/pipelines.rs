@@ -178,6 +178,11 @@ impl Pipelines {
     /// Forgets `id`'s pipeline in `variant` and its module, so that the next
     /// compaction asking for it compiles it again (one whose renderer's WGSL did
     /// not compile: the error is said once, at the `prepare` that compiled it).
+    /// How many kernels are compiled (each variant once).
+    pub fn compiled_count(&self) -> usize {
+        lock(&self.kernels).len()
+    }
+
     pub fn forget(&self, id: KernelId, variant: Variant) {
         lock(&self.kernels).retain(|(key, _)| *key != (id, variant));
         let build = self.build_for(id.spec(), variant);

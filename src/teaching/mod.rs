@@ -7,6 +7,10 @@
 //! sizes ([`layout`]), readbacks and error scopes, the build knobs of the
 //! single-pass kernels ([`LookbackOptions`], for `Compactor::with_options`), and
 //! a frustum test for one-pass culling (`frustum`, with the `cull` feature).
+//!
+//! Outside the crate's semver promise: the playground changes this module with
+//! it, and any release may change it (`scripts/public-api.mjs` lists it by name
+//! only). A renderer needs none of it.
 
 pub mod cpu;
 #[cfg(feature = "cull")]
@@ -16,7 +20,7 @@ mod sources;
 pub mod trace;
 
 pub use crate::compactor::trace::{
-    trace_atomic, trace_packed, trace_scan, trace_tiles, MAX_TRACE_FLAGS,
+    check_trace_len, trace_atomic, trace_packed, trace_scan, trace_tiles, MAX_TRACE_FLAGS,
 };
 pub use crate::gpu::error_scope::scoped;
 pub use crate::gpu::options::{LookbackOptions, STAT_WORDS};

@@ -22,8 +22,11 @@ pub enum Input {
 pub type BufferAt<'a> = (&'a wgpu::Buffer, u64);
 
 /// Everything a compaction is prepared for. `CompactionDesc::new` fills the
-/// usual defaults; set the fields that differ.
+/// usual defaults; the `with_*` methods set the fields that differ (or set the
+/// fields themselves). It may gain fields in a minor release: it is made by
+/// `new` (or [`Compactor::culled`]), never written out.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CompactionDesc<'a> {
     /// Prefixes the labels of the buffers and passes the compaction creates.
     pub label: Option<&'a str>,
@@ -95,8 +98,10 @@ pub struct CompactionDesc<'a> {
 /// the look-back counts itself (rare): it must answer the same within a pass, and
 /// write nothing. Its declarations' names must not clash with the library's WGSL:
 /// prefix them (`cull_`, say). A WGSL error is `Error::Cull` at `prepare`, with the
-/// lines of your `wgsl`.
+/// lines of your `wgsl`; one whose calls store to storage or workgroup memory,
+/// or use atomics, is `Error::Cull` too, naming the line.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CullDesc<'a> {
     /// The WGSL of `visible` and its bindings.
     pub wgsl: &'a str,
@@ -108,6 +113,7 @@ pub struct CullDesc<'a> {
 /// Where each object's payload is, and where its copy goes (see
 /// [`CompactionDesc::payload`]).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct PayloadDesc<'a> {
     /// The objects' payloads: object `i`'s `words` u32 at byte
     /// `offset + 4 · words · i` (objects counted as the indices are, before the
@@ -126,6 +132,7 @@ pub struct PayloadDesc<'a> {
 /// The renderer's meshes as contiguous segments of the objects (see
 /// [`CompactionDesc::segments`]).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct SegmentsDesc<'a> {
     /// `count` [`crate::Segment`]s (16 bytes each), read on the GPU every encode, so
     /// that a renderer can rewrite them: `STORAGE` usage, the offset aligned as
@@ -168,6 +175,124 @@ impl<'a> CompactionDesc<'a> {
             max_visible: None,
             cull: None,
         }
+    }
+}
+
+/// Consuming setters, one per field that `new` gives a default: `Option`
+/// fields take the value itself.
+impl<'a> CompactionDesc<'a> {
+    /// Sets [`CompactionDesc::label`].
+    pub fn with_label(mut self, label: &'a str) -> Self {
+        self.label = Some(label);
+        self
+    }
+    /// Sets [`CompactionDesc::flags_offset`].
+    pub fn with_flags_offset(mut self, offset: u64) -> Self {
+        self.flags_offset = offset;
+        self
+    }
+    /// Sets [`CompactionDesc::input`].
+    pub fn with_input(mut self, input: Input) -> Self {
+        self.input = input;
+        self
+    }
+    /// Sets [`CompactionDesc::capacity`].
+    pub fn with_capacity(mut self, capacity: u64) -> Self {
+        self.capacity = capacity;
+        self
+    }
+    /// Sets [`CompactionDesc::draw`].
+    pub fn with_draw(mut self, draw: DrawArgs) -> Self {
+        self.draw = draw;
+        self
+    }
+    /// Sets [`CompactionDesc::index_base`].
+    pub fn with_index_base(mut self, base: u32) -> Self {
+        self.index_base = base;
+        self
+    }
+    /// Sets [`CompactionDesc::indices_to`].
+    pub fn with_indices_to(mut self, at: BufferAt<'a>) -> Self {
+        self.indices_to = Some(at);
+        self
+    }
+    /// Sets [`CompactionDesc::indirect_to`].
+    pub fn with_indirect_to(mut self, at: BufferAt<'a>) -> Self {
+        self.indirect_to = Some(at);
+        self
+    }
+    /// Sets [`CompactionDesc::instance_count_to`].
+    pub fn with_instance_count_to(mut self, at: BufferAt<'a>) -> Self {
+        self.instance_count_to = Some(at);
+        self
+    }
+    /// Sets [`CompactionDesc::payload`].
+    pub fn with_payload(mut self, payload: PayloadDesc<'a>) -> Self {
+        self.payload = Some(payload);
+        self
+    }
+    /// Sets [`CompactionDesc::segments`].
+    pub fn with_segments(mut self, segments: SegmentsDesc<'a>) -> Self {
+        self.segments = Some(segments);
+        self
+    }
+    /// Sets [`CompactionDesc::max_visible`].
+    pub fn with_max_visible(mut self, max_visible: u64) -> Self {
+        self.max_visible = Some(max_visible);
+        self
+    }
+    /// Sets [`CompactionDesc::cull`] (see [`Compactor::culled`], which also
+    /// fills the flags it then does not read).
+    pub fn with_cull(mut self, cull: CullDesc<'a>) -> Self {
+        self.cull = Some(cull);
+        self
+    }
+}
+
+impl<'a> CullDesc<'a> {
+    /// `visible`'s WGSL and the resources it binds at `@group(1)` (empty: none).
+    pub fn new(wgsl: &'a str, bindings: &'a [wgpu::BindGroupEntry<'a>]) -> Self {
+        Self { wgsl, bindings }
+    }
+}
+
+impl<'a> PayloadDesc<'a> {
+    /// `words` u32 per object from `source`, copied into a buffer of the
+    /// compaction's own (see [`PayloadDesc::with_to`]).
+    pub fn new(source: BufferAt<'a>, words: u32) -> Self {
+        Self {
+            source,
+            words,
+            to: None,
+        }
+    }
+    /// Sets [`PayloadDesc::to`]: the copies into this range of your buffer.
+    pub fn with_to(mut self, at: BufferAt<'a>) -> Self {
+        self.to = Some(at);
+        self
+    }
+}
+
+impl<'a> SegmentsDesc<'a> {
+    /// `count` segments read from `segments`, their records into a buffer of
+    /// the compaction's own, not packed.
+    pub fn new(segments: BufferAt<'a>, count: u32) -> Self {
+        Self {
+            segments,
+            count,
+            args_to: None,
+            packed: false,
+        }
+    }
+    /// Sets [`SegmentsDesc::args_to`]: the records into this range of your buffer.
+    pub fn with_args_to(mut self, at: BufferAt<'a>) -> Self {
+        self.args_to = Some(at);
+        self
+    }
+    /// Sets [`SegmentsDesc::packed`].
+    pub fn with_packed(mut self, packed: bool) -> Self {
+        self.packed = packed;
+        self
     }
 }
 

@@ -6,6 +6,8 @@
 mod builder;
 mod desc;
 mod refusals;
+#[cfg(feature = "cull")]
+mod visible;
 
 pub(super) use builder::live_word;
 pub(super) use desc::segment_args_words;

@@ -60,8 +60,12 @@ impl Compactor {
             });
         }
         let storage = wgpu::BufferUsages::STORAGE;
-        if desc.cull.is_some() {
+        if let Some(cull) = &desc.cull {
             check_cull(method)?;
+            #[cfg(feature = "cull")]
+            super::visible::check(cull.wgsl)?;
+            #[cfg(not(feature = "cull"))]
+            let _ = cull;
         } else {
             self.check_range(
                 ("flags", "flags offset"),

@@ -84,10 +84,7 @@ impl Cull {
     }
 
     pub fn desc<'a>(&self, entries: &'a [wgpu::BindGroupEntry<'a>]) -> CullDesc<'a> {
-        CullDesc {
-            wgsl: self.visible,
-            bindings: entries,
-        }
+        CullDesc::new(self.visible, entries)
     }
 
     /// The culling pass's bind groups: the flags it writes, the spheres it reads.

@@ -234,10 +234,10 @@ pub fn bench_size(
                 let prepared: Result<Vec<Compaction>, _> = (0..rotation)
                     .map(|r| {
                         if input == "bits" {
-                            compactor.prepare_with(&CompactionDesc {
-                                input: Input::Bits,
-                                ..CompactionDesc::new(&bit_buffers[r], n as u64, method)
-                            })
+                            compactor.prepare_with(
+                                &CompactionDesc::new(&bit_buffers[r], n as u64, method)
+                                    .with_input(Input::Bits),
+                            )
                         } else {
                             compactor.prepare(&flag_buffers[r], n as u64, method, 1)
                         }
@@ -319,15 +319,11 @@ pub fn bench_size(
         for (words, source, sources) in &payloads {
             let words = *words;
             let prepared = (0..rotation).map(|r| {
-                compactor.prepare_with(&CompactionDesc {
-                    draw: DrawArgs::vertices(1),
-                    payload: Some(PayloadDesc {
-                        source: (&sources[r], 0),
-                        words,
-                        to: None,
-                    }),
-                    ..CompactionDesc::new(&flag_buffers[r], n as u64, method)
-                })
+                compactor.prepare_with(
+                    &CompactionDesc::new(&flag_buffers[r], n as u64, method)
+                        .with_draw(DrawArgs::vertices(1))
+                        .with_payload(PayloadDesc::new((&sources[r], 0), words)),
+                )
             });
             let bytes = 4.0 * n as f64 + (4.0 + 8.0 * f64::from(words)) * k as f64;
             let extra = Extra::Payload(words, source.clone());
@@ -530,16 +526,9 @@ fn with_segments<'b>(
     segments: Option<&'b (u32, Rc<Vec<Segment>>, wgpu::Buffer)>,
 ) -> CompactionDesc<'b> {
     match segments {
-        Some((count, _, buffer)) => CompactionDesc {
-            draw: DrawArgs::indexed(0),
-            segments: Some(SegmentsDesc {
-                segments: (buffer, 0),
-                count: *count,
-                args_to: None,
-                packed: false,
-            }),
-            ..desc
-        },
+        Some((count, _, buffer)) => desc
+            .with_draw(DrawArgs::indexed(0))
+            .with_segments(SegmentsDesc::new((buffer, 0), *count).with_packed(false)),
         None => desc,
     }
 }

@@ -4,9 +4,7 @@
 use wgpu_compaction::teaching::trace::{
     AtomicTrace, PackedTrace, ScanTrace, TileSchedule, TileTrace,
 };
-use wgpu_compaction::teaching::{
-    cpu, shader_sources, LookbackOptions, ShaderSource, MAX_TRACE_FLAGS,
-};
+use wgpu_compaction::teaching::{cpu, shader_sources, LookbackOptions, ShaderSource};
 use wgpu_compaction::{CompactionOutput, Compactor, DrawArgs, Method};
 
 use crate::web::timing::{time_cpu, Measured};
@@ -62,12 +60,5 @@ impl Cpu {
 
 /// The GPU's traces refuse more flags than a person can read; so does the mirror.
 fn check_trace(len: usize) -> crate::Result<()> {
-    if len > MAX_TRACE_FLAGS {
-        return Err(wgpu_compaction::Error::TraceTooLarge {
-            n: len,
-            max: MAX_TRACE_FLAGS,
-        }
-        .into());
-    }
-    Ok(())
+    Ok(wgpu_compaction::teaching::check_trace_len(len)?)
 }
