@@ -161,7 +161,13 @@ function genericsOf(g) {
 function signatureOf(name, f) {
   const h = f.header;
   const head = `${h.is_const ? 'const ' : ''}${h.is_async ? 'async ' : ''}${h.is_unsafe ? 'unsafe ' : ''}fn`;
-  const inputs = f.sig.inputs.map(([n, ty]) => (n === 'self' ? typeOf(ty).replace(/^&(.*)Self$/, '&$1self').replace(/^Self$/, 'self') : `${n}: ${typeOf(ty)}`));
+  const inputs = f.sig.inputs.map(([n, ty]) =>
+    n === 'self'
+      ? typeOf(ty)
+          .replace(/^&(.*)Self$/, '&$1self')
+          .replace(/^Self$/, 'self')
+      : `${n}: ${typeOf(ty)}`,
+  );
   const output = f.sig.output ? ` -> ${typeOf(f.sig.output)}` : '';
   return `${head} ${name}${genericsOf(f.generics)}(${inputs.join(', ')})${output}`;
 }
@@ -186,7 +192,7 @@ export function listingOf(doc, version) {
       }
       for (const m of impl.items) {
         const it = item(m);
-        if (!it || it.visibility !== 'public') continue;
+        if (it?.visibility !== 'public') continue;
         if (it.inner.function) out.add(`${signatureOf(`${at}::${it.name}`, it.inner.function)}`);
         else if (it.inner.assoc_const) out.add(`const ${at}::${it.name}: ${typeOf(it.inner.assoc_const.type)}`);
       }
@@ -210,7 +216,7 @@ export function listingOf(doc, version) {
 
   const visit = (id, at) => {
     const it = item(id);
-    if (!it || it.crate_id !== 0) return;
+    if (it?.crate_id !== 0) return;
     const key = `${id}@${at}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -223,7 +229,7 @@ export function listingOf(doc, version) {
       out.add(`mod ${at}`);
       for (const child of inner.module.items) {
         const c = item(child);
-        if (!c || c.visibility !== 'public') continue;
+        if (c?.visibility !== 'public') continue;
         if (c.inner.use) {
           const u = c.inner.use;
           if (u.is_glob) {
@@ -249,8 +255,7 @@ export function listingOf(doc, version) {
     else if (inner.constant) {
       const expr = inner.constant.const.expr;
       out.add(`const ${at}: ${typeOf(inner.constant.type)} = ${expr.includes('\n') || expr.length > 60 ? `${JSON.stringify(expr).slice(0, 40)}…` : expr}`);
-    }
-    else if (inner.static) out.add(`static ${at}: ${typeOf(inner.static.type)}`);
+    } else if (inner.static) out.add(`static ${at}: ${typeOf(inner.static.type)}`);
     else if (inner.type_alias) out.add(`type ${at}${genericsOf(inner.type_alias.generics)} = ${typeOf(inner.type_alias.type)}`);
     else if (inner.trait) {
       out.add(`trait ${at}${genericsOf(inner.trait.generics)}`);

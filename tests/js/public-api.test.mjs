@@ -8,7 +8,7 @@ import { judge, line } from '../../scripts/public-api.mjs';
 
 const listing = (version, ...items) => `# wgpu-compaction ${version} public API\n${items.join('\n')}\n`;
 const A = 'fn wgpu_compaction::Compactor::new(device: &wgpu::Device, queue: &wgpu::Queue) -> Compactor';
-const B = 'fn wgpu_compaction::CompactionDesc::with_label(self, label: &\'a str) -> Self';
+const B = "fn wgpu_compaction::CompactionDesc::with_label(self, label: &'a str) -> Self";
 const C = 'fn wgpu_compaction::Compactor::grow(&self) -> Result<()>';
 
 test('what semver keeps compatible: 0.x by its minor, then by the major', () => {
