@@ -112,3 +112,12 @@ export async function applyPreset(page, name, n) {
   await page.click(`[data-testid="preset-${name}"]`);
   await idle(page);
 }
+
+/** `n` flags of preset `name` (random or clustered) at `density` and `seed`: those two are enabled once such a preset shows. */
+export async function tunedPreset(page, name, n, density, seed) {
+  await applyPreset(page, name, n);
+  await page.fill('[data-testid="density"]', String(density));
+  await page.fill('[data-testid="seed"]', String(seed));
+  await page.click(`[data-testid="preset-${name}"]`);
+  await idle(page);
+}

@@ -315,6 +315,12 @@ test('a link carries the learner’s kernel: it comes back compiled and waits fo
   await again.waitForFunction(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-compile"]')?.dataset.state === 'ok');
   assert.equal(await again.evaluate(() => document.querySelector('compaction-playground').kernelSource), slip);
   await idle(again);
+  // The link was made in the kernel panel, below the top: it opens there, the card at the top of the window.
+  const card = await again.evaluate(() => {
+    const r = document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-card"]').getBoundingClientRect();
+    return { top: r.top, scrolled: window.scrollY };
+  });
+  assert.ok(card.scrolled > 0 && Math.abs(card.top) < 2, `the kernel card brought to the top: ${JSON.stringify(card)}`);
   assert.equal(
     await again.evaluate(() => document.querySelector('compaction-playground').shadowRoot.querySelector('[data-testid="kernel-verdict"]').dataset.verdict ?? null),
     null,

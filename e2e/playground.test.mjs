@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { useBrowser } from './fixture.mjs';
 import { newLoggedPage } from './browser.mjs';
 import { compact, exclusiveScan, fnv1a, scanLevels, testFlags, randomFlags, BLOCK } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, ready, results, typeFlags, flagCells, stepLabel, scrubTo, rowValues, pageErrors, inShadow } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, ready, results, typeFlags, flagCells, stepLabel, scrubTo, rowValues, pageErrors, inShadow, tunedPreset } from './helpers.mjs';
 
 const ARTICLE = [1, 0, 0, 1, 1, 0, 1, 0, 0, 1];
 
@@ -443,11 +443,11 @@ test('large arrays: a density strip instead of cells, the full run, a readable s
   const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
     const n = 100_000;
-    await page.fill('[data-testid="density"]', '0.3');
-    await page.fill('[data-testid="seed"]', '7');
-    await page.fill('[data-testid="size"]', String(n));
-    await page.click('[data-testid="preset-random"]');
-    await idle(page);
+    // The article's flags: density and seed would change nothing, so they cannot be changed.
+    const tunable = () => page.$$eval('[data-testid="density"], [data-testid="seed"]', (els) => els.map((e) => !e.disabled));
+    assert.deepEqual(await tunable(), [false, false]);
+    await tunedPreset(page, 'random', n, 0.3, 7);
+    assert.deepEqual(await tunable(), [true, true]);
     const flags = randomFlags(n, 0.3, 7);
     const expected = compact(flags);
     assert.equal(await page.isVisible('[data-testid="density-strip"]'), true);
@@ -486,8 +486,6 @@ test('long work shows progress: a million flags from a preset, run on the GPU', 
         if (!progress.hidden) window.progressSeen.push(progress.dataset.label);
       }).observe(progress, { attributes: true, subtree: true, childList: true, characterData: true });
     });
-    await page.fill('[data-testid="density"]', '0.5');
-    await page.fill('[data-testid="seed"]', '3');
     await page.fill('[data-testid="size"]', String(n));
     await page.click('[data-testid="preset-clustered"]');
     await idle(page);

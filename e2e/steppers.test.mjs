@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { compact } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors, stepLabel, typeFlags } from './helpers.mjs';
+import { compact, randomFlags } from './oracle.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors, stepLabel, typeFlags, scrubTo } from './helpers.mjs';
 import { useBrowser } from './fixture.mjs';
 
 const ctx = useBrowser({ server: true });
@@ -156,6 +156,35 @@ test('the draw colours each object by its place in the draw', { timeout: TEST_TI
   }
 });
 
+test('a link’s stepper opens its offsets step on a block that adds something; Left and Right on the method radios change the method', { timeout: TEST_TIMEOUT }, async () => {
+  // 600 flags: three blocks; steps 1–11 scan level 0, 12–22 level 1, 23 adds the offsets to level 0.
+  const { page, log } = await openPlayground(ctx.browser, ctx.server.url, '#preset=random&n=600&density=0.5&seed=1&method=scan&step=23');
+  try {
+    await idle(page);
+    const label = await stepLabel(page);
+    assert.deepEqual([label.step, label.kind], [23, 'offsets']);
+    assert.notEqual(await page.$eval('[data-testid="block-select"]', (s) => s.value), '0', 'block 0 adds 0');
+    // The count has one source in the steps: the top level's block sum (step 22), where the result step finds it.
+    const top = await scrubTo(page, 22);
+    assert.equal(top.kind, 'blocksum');
+    assert.match(await page.textContent('[data-testid="step-text"]'), /top level, a single block, so its sum \d+ is the number of visible flags/);
+    await scrubTo(page, 25);
+    assert.match(await page.textContent('[data-testid="step-text"]'), /Their count is the top level’s block sum/);
+    await scrubTo(page, 23);
+    // The method's radios: their arrows are theirs, not the stepper's.
+    await page.focus('[data-testid="method-scan"]');
+    await page.keyboard.press('ArrowRight');
+    await idle(page);
+    assert.equal(await page.isChecked('[data-testid="method-scan"]'), false, 'ArrowRight left the scan');
+    await page.keyboard.press('ArrowLeft');
+    await idle(page);
+    assert.equal(await page.isChecked('[data-testid="method-scan"]'), true, 'ArrowLeft came back');
+    assert.deepEqual(pageErrors(log), []);
+  } finally {
+    await page.close();
+  }
+});
+
 test('the search for a reordering shows the orders, or says plainly that this adapter keeps one', { timeout: TEST_TIMEOUT }, async () => {
   const { page, log } = await openPlayground(ctx.browser, ctx.server.url);
   try {
@@ -169,6 +198,18 @@ test('the search for a reordering shows the orders, or says plainly that this ad
       const distinct = (m) => new Set(hashes.filter((x) => x.startsWith(`repeat-hash-${m} `))).size;
       assert.ok(distinct('atomic') > 1 || distinct('aggregated') > 1 || distinct('tile-atomic') > 1, text);
       assert.equal(distinct('scan'), 1, 'the scan keeps one buffer');
+      // Where a method kept its order beside them, the reason reads as one sentence.
+      const why = await page.$$eval('[data-testid="verdict-why"]', (els) => els.map((e) => e.textContent));
+      for (const line of why) assert.doesNotMatch(line, /, and with/, line);
+      // The flags found are offered to the page: the editor, the result and the stepper then show them.
+      const n = Number(/At ([\d,]+) random flags/.exec(text)[1].replaceAll(',', ''));
+      const moved = ['atomic', 'aggregated', 'tile-atomic'].filter((m) => distinct(m) > 1);
+      await page.click('[data-testid="reorder-use"]');
+      await idle(page);
+      assert.equal(await page.inputValue('[data-testid="size"]'), String(n));
+      const r = await results(page);
+      assert.equal(r.count, compact(randomFlags(n, 0.5, 1)).length);
+      assert.ok(moved.includes(r.method), `${r.method} is one of ${moved}`);
     } else {
       // SwiftShader: WebGPU on the CPU, said once, with its name.
       assert.match(text, /WebGPU on the CPU/);

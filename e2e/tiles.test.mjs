@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { compact, fnv1a, randomFlags } from './oracle.mjs';
-import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors, applyPreset } from './helpers.mjs';
+import { TEST_TIMEOUT, openPlayground, idle, results, pageErrors, applyPreset, tunedPreset } from './helpers.mjs';
 import { useBrowser } from './fixture.mjs';
 
 const TILE = 4096;
@@ -72,11 +72,7 @@ async function forwardTo(page, kind) {
 
 /** Makes 100 000 random flags (density 0.3, seed 7) and chooses `method`. */
 async function randomTiles(page, method) {
-  await page.fill('[data-testid="density"]', '0.3');
-  await page.fill('[data-testid="seed"]', '7');
-  await page.fill('[data-testid="size"]', String(N));
-  await page.click('[data-testid="preset-random"]');
-  await idle(page);
+  await tunedPreset(page, 'random', N, 0.3, 7);
   await page.check(`[data-testid="method-${method}"]`);
   await idle(page);
   return randomFlags(N, 0.3, 7);

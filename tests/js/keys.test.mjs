@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { staysInside, controlKind } from '../../www/loader/keys.js';
+import { staysInside, controlKind, movesControl } from '../../www/loader/keys.js';
 
 /** A stand-in for an element of the shadow root. */
 const el = (localName, type = null, extra = {}) => ({ localName, getAttribute: (a) => (a === 'type' ? type : (extra[a] ?? null)), isContentEditable: false, ...extra });
@@ -57,4 +57,13 @@ test('an unmodified character key stays wherever the focus is inside the element
     assert.equal(staysInside(key('/', { ctrlKey: true }), target, false), false);
     assert.equal(staysInside(key('k', { altKey: true }), target, false), false);
   }
+});
+
+test('arrows, Home and End on a radio group or a slider move it: no stepper shortcut takes them', () => {
+  for (const target of [el('input', 'radio'), el('input', 'RADIO'), el('input', 'range')]) {
+    for (const k of ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']) assert.equal(movesControl(target, k), true, `${target.getAttribute('type')}: ${k}`);
+    for (const k of ['n', 'p', 'Enter', ' ']) assert.equal(movesControl(target, k), false, `${target.getAttribute('type')}: ${k}`);
+  }
+  // A checkbox or a button does nothing with arrows: the stepper may have them.
+  for (const target of [el('input', 'checkbox'), el('button'), el('div'), null]) assert.equal(movesControl(target, 'ArrowLeft'), false);
 });

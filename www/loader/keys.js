@@ -40,6 +40,18 @@ export function controlKind(target) {
 }
 
 /**
+ * True when `key` acts on the focused control by itself: arrows, Home and End
+ * move a radio group's choice or a slider's value, so no shortcut may take them.
+ * @param {any} target
+ * @param {string} key
+ */
+export function movesControl(target, key) {
+  if (!NAVIGATION.has(key)) return false;
+  const kind = controlKind(target);
+  return kind === 'slider' || (kind === 'choice' && String(target.getAttribute('type')).toLowerCase() === 'radio');
+}
+
+/**
  * True when a key event should not reach the host page.
  * @param {{ key: string, ctrlKey?: boolean, metaKey?: boolean, altKey?: boolean }} e
  * @param {any} target  the element inside the shadow root the key went to

@@ -12,7 +12,7 @@ import { visiblePanels, panelRow, PANEL_ROWS, SCAN_STEPPER, TILE_VIEW } from '..
 import { panelContext } from './context.js';
 import { LANGS, LANG_NAMES } from '../i18n/i18n.js';
 import { StatusBar } from './status.js';
-import { controlKind } from '../loader/keys.js';
+import { controlKind, movesControl } from '../loader/keys.js';
 import { sheets } from './sheets.js';
 
 /**
@@ -257,8 +257,12 @@ export class Playground {
 
   /** The stepper shown, brought into view (the learner pressed Step through it, far below). */
   revealStepper() {
-    const name = this.visible?.[SCAN_STEPPER] ? SCAN_STEPPER : this.visible?.[TILE_VIEW] ? TILE_VIEW : null;
-    if (name) this.cards[name].scrollIntoView({ block: 'start' });
+    this.reveal(this.visible?.[SCAN_STEPPER] ? SCAN_STEPPER : TILE_VIEW);
+  }
+
+  /** Panel `name`'s card brought into view, where it shows. @param {string} name */
+  reveal(name) {
+    if (this.visible?.[name]) this.cards[name].scrollIntoView({ block: 'start' });
   }
 
   /** The draw panel on `engine`; false when no draw panel is built. */
@@ -332,9 +336,9 @@ export class Playground {
   onKey(e) {
     if (e.defaultPrevented) return false;
     const target = e.composedPath()[0];
-    // Typing in a text box or a list, or moving in the flag grid, is not a shortcut.
+    // Typing in a text box or a list, moving in the flag grid, a radio group or a slider, is not a shortcut.
     const kind = controlKind(target);
-    if (kind === 'text' || kind === 'list' || target?.closest?.('.flag-grid')) return false;
+    if (kind === 'text' || kind === 'list' || movesControl(target, e.key) || target?.closest?.('.flag-grid')) return false;
     if (this.activeStepper()?.stepper.handleKey(e)) {
       e.preventDefault();
       return true;

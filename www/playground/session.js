@@ -241,7 +241,7 @@ export class Session {
     if (this.attributes['sync-url'] !== null) this.startUrlSync();
     const { state, flags } = this.initialState();
     this.method = /** @type {any} */ (state.method);
-    this.pending = { step: state.step, block: state.block, tile: state.tile };
+    this.pending = startAt(state);
     const wanted = flags ? { flags, preset: null } : { flags: null, preset: state.preset };
     // What a visitor's own state held (a reconnection) is computed again; a link's or an attribute's huge array asks first.
     const asked = this.restore ? 0 : tooBig(wanted);
@@ -557,7 +557,7 @@ export class Session {
     const made = flags ? { flags, preset: null } : state.preset ? await this.generate(state.preset) : { flags: this.flags, preset: this.preset };
     if (this.destroyed) return;
     this.method = state.method;
-    this.pending = { step: state.step, block: state.block, tile: state.tile };
+    this.pending = startAt(state);
     this.view?.showPanels();
     this.view?.showMethods(this.methods(), this.method);
     this.view?.showFlags(made.flags, made.preset);
@@ -696,4 +696,14 @@ export class Session {
     this.url?.destroy();
     this.engine?.dispose();
   }
+}
+
+/**
+ * Where the steppers start: a link's block 0 is the hash's default (it writes
+ * no `block` for it), not a block the visitor chose, so the steps may still
+ * open on the block where they do something.
+ * @param {{ step: number | null, block?: number | null, tile?: number | null }} state
+ */
+function startAt({ step, block, tile }) {
+  return { step, block: block || null, tile: tile ?? null };
 }

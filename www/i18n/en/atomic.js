@@ -31,6 +31,7 @@ export const messages = {
   'atomic.search.progress': '{n} flags: {method}, run {k} of {runs}',
   'atomic.search.found':
     'At {n} random flags (half visible), this GPU gave more than one order for {methods} in {runs} runs each: the runs below, side by side, and the scan’s one buffer beside them.',
+  'atomic.search.use': 'Show these {n} flags on the page',
   'atomic.search.software':
     'No size up to {max} flags changed the order in {runs} runs of each method: this adapter ({adapter}) is WebGPU on the CPU, which runs the workgroups one after another. A hardware GPU runs many at once, and there the order changes.',
   'atomic.search.gpu': 'No size up to {max} flags changed the order in {runs} runs of each method on this GPU. Nothing in the kernels fixes it: a busier GPU, or another run, may change it.',

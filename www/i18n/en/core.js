@@ -9,7 +9,7 @@ export const messages = {
   'status.gpu': 'Running on the GPU: {adapter}',
   'status.starting': 'Starting WebGPU and compiling its pipelines… meanwhile the CPU reference answers',
   'status.cpu': 'CPU reference — the Rust mirror of every kernel, compiled to wasm',
-  'status.softwareAdapter': 'a software adapter (device type Cpu, e.g. SwiftShader)',
+  'status.softwareAdapter': 'a software adapter that runs on the CPU (e.g. SwiftShader)',
   'status.webgpuAdapter': 'WebGPU adapter',
   'status.detail': 'What the browser said',
   'status.elapsed': '{label} {seconds} s',
@@ -47,6 +47,7 @@ export const messages = {
   'editor.size': 'Flags',
   'editor.density': 'Density',
   'editor.seed': 'Seed',
+  'editor.tunes': 'Density and seed shape only the Random and Clustered presets',
   'editor.textLabel': 'Type or paste flags (any nonzero value is visible)',
   'editor.apply': 'Use these flags',
   'editor.summary': '{n} flags, {visible} visible{from}',
@@ -137,7 +138,7 @@ export const messages = {
   'stable.cpu': 'the CPU reference runs the invocations one after another, in index order, so its “atomic” order is the sequential one.',
   'stable.oneGroup': 'with {n} flags every invocation sits in one workgroup',
   'stable.size': 'with {n} flags',
-  'stable.software': 'this adapter is WebGPU implemented on the CPU (like SwiftShader), which tends to run workgroups in a fixed order, and {size}.',
+  'stable.software': '{size}, on an adapter that is WebGPU implemented on the CPU (like SwiftShader), which tends to run workgroups in a fixed order.',
   'stable.gpu': '{size}, the workgroups happened to finish in the same order on this GPU.',
 
   // export.js

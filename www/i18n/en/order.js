@@ -4,7 +4,7 @@
 export const messages = {
   // order-panel.js
   'order.lead':
-    'A renderer sorts its instances before culling: by material, so that one pipeline and bind group draw a whole group ({groups} materials here, the colours), and front to back, so that early depth rejection skips hidden pixels (darker = farther). The flags below cull half of them; each method compacts what is left and the same drawIndirect draws it, each instance at its place in the draw. Then {frames} frames with the same flags feed a history per instance_index, as a temporal effect keeps one (the strip under each draw).',
+    'A renderer sorts its instances before culling: by material, so that one pipeline and bind group draw a whole group ({groups} materials here, the colours), and front to back, so that early depth rejection skips hidden pixels (darker = farther). Random flags cull about half of them (each instance is visible with probability {density}); each method compacts what is left and the same drawIndirect draws it, each instance at its place in the draw. Then {frames} frames with the same flags feed a history per instance_index, as a temporal effect keeps one (the strip under each draw).',
   'order.size': 'Instances',
   'order.run': 'Run every method',
   'order.imageLabel': 'The draw order of {method}, drawn with drawIndirect',

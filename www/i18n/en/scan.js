@@ -54,7 +54,7 @@ export const messages = {
     'Every invocation whose flag is visible writes its own index i to `indices[prefix[i]]`; the scan has already given each one a different slot, so no atomics are needed and the list keeps the input order, the same buffer bit for bit on every run. Invisible invocations write nothing.',
   'scan.result.more': ' (the first {shown} are shown)',
   'scan.result':
-    'The last prefix plus the last flag is the total, {count} visible of {n}{more}; it goes into the indirect-args buffer as instanceCount = {instanceCount}, and one drawIndirect runs that many instances, each vertex shader finding its object with `visibles[instance_index]`.',
+    'The list holds {count} visible of {n}{more}. Their count is the top level’s block sum, which `scan_block` wrote straight into the count buffer; it goes into the indirect-args buffer as instanceCount = {instanceCount}, and one drawIndirect runs that many instances, each vertex shader finding its object with `visibles[instance_index]`.',
 
   // stepper.js
   'scan.block': 'Block',

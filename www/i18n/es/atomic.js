@@ -31,6 +31,7 @@ export const messages = {
   'atomic.search.progress': '{n} flags: {method}, ejecución {k} de {runs}',
   'atomic.search.found':
     'Con {n} flags aleatorios (la mitad visibles), esta GPU dio más de un orden para {methods} en {runs} ejecuciones de cada uno: abajo, las ejecuciones una al lado de otra, y junto a ellas el único buffer del scan.',
+  'atomic.search.use': 'Mostrar estos {n} flags en la página',
   'atomic.search.software':
     'Ningún tamaño hasta {max} flags cambió el orden en {runs} ejecuciones de cada método: este adaptador ({adapter}) es WebGPU sobre la CPU, que ejecuta los workgroups uno tras otro. Una GPU de verdad ejecuta muchos a la vez, y ahí el orden cambia.',
   'atomic.search.gpu':

@@ -47,6 +47,7 @@ export const messages = {
   'editor.size': 'Flags',
   'editor.density': 'Densidad',
   'editor.seed': 'Semilla',
+  'editor.tunes': 'La densidad y la semilla solo cambian los ejemplos Aleatorio y En grupos',
   'editor.textLabel': 'Escribe o pega flags (cualquier valor distinto de cero es visible)',
   'editor.apply': 'Usar estos flags',
   'editor.summary': '{n} flags, {visible} visibles{from}',
@@ -137,7 +138,7 @@ export const messages = {
   'stable.cpu': 'la referencia en CPU ejecuta las invocaciones una tras otra, en orden de índice, así que su orden «atómico» es el secuencial.',
   'stable.oneGroup': 'con {n} flags todas las invocaciones caben en un workgroup',
   'stable.size': 'con {n} flags',
-  'stable.software': 'este adaptador es WebGPU implementado en la CPU (como SwiftShader), que suele ejecutar los workgroups en un orden fijo, y {size}.',
+  'stable.software': '{size}, en un adaptador que es WebGPU implementado en la CPU (como SwiftShader), que suele ejecutar los workgroups en un orden fijo.',
   'stable.gpu': '{size}, los workgroups terminaron por casualidad en el mismo orden en esta GPU.',
 
   // export.js

@@ -4,7 +4,7 @@
 export const messages = {
   // order-panel.js
   'order.lead':
-    'Un renderer ordena sus instancias antes del culling: por material, para que un pipeline y un bind group dibujen un grupo entero (aquí {groups} materiales, los colores), y de delante hacia atrás, para que el rechazo temprano de profundidad se salte los píxeles ocultos (más oscuro = más lejos). Unos flags aleatorios descartan la mitad; cada método compacta lo que queda y el mismo drawIndirect lo dibuja, cada instancia en su lugar del dibujo. Después, {frames} fotogramas con los mismos flags alimentan un historial por instance_index, como el que guarda un efecto temporal (la franja bajo cada dibujo).',
+    'Un renderer ordena sus instancias antes del culling: por material, para que un pipeline y un bind group dibujen un grupo entero (aquí {groups} materiales, los colores), y de delante hacia atrás, para que el rechazo temprano de profundidad se salte los píxeles ocultos (más oscuro = más lejos). Unos flags aleatorios descartan más o menos la mitad (cada instancia es visible con probabilidad {density}); cada método compacta lo que queda y el mismo drawIndirect lo dibuja, cada instancia en su lugar del dibujo. Después, {frames} fotogramas con los mismos flags alimentan un historial por instance_index, como el que guarda un efecto temporal (la franja bajo cada dibujo).',
   'order.size': 'Instancias',
   'order.run': 'Ejecutar todos los métodos',
   'order.imageLabel': 'El orden de dibujo de {method}, dibujado con drawIndirect',

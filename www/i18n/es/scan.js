@@ -55,7 +55,7 @@ export const messages = {
     'Cada invocación cuyo flag es visible escribe su propio índice i en `indices[prefix[i]]`; el scan ya le dio a cada una un hueco distinto, así que no hacen falta atómicos y la lista conserva el orden de entrada: el mismo buffer, bit a bit, en cada ejecución. Las invocaciones invisibles no escriben nada.',
   'scan.result.more': ' (se muestran los primeros {shown})',
   'scan.result':
-    'El último prefijo más el último flag es el total, {count} visibles de {n}{more}; se escribe como instanceCount = {instanceCount} en el buffer de argumentos indirectos, y un solo drawIndirect dibuja ese número de instancias: cada vertex shader encuentra su objeto con `visibles[instance_index]`.',
+    'La lista tiene {count} visibles de {n}{more}. Su número es la suma de bloque del nivel superior, que `scan_block` escribió directamente en el buffer del recuento; se escribe como instanceCount = {instanceCount} en el buffer de argumentos indirectos, y un solo drawIndirect dibuja ese número de instancias: cada vertex shader encuentra su objeto con `visibles[instance_index]`.',
 
   // stepper.js
   'scan.block': 'Bloque',

@@ -3,7 +3,7 @@
 // visitor's flags; and the search for a size where this adapter does reorder
 // them (view.js).
 
-import { AtomicView } from './view.js';
+import { AtomicView, movedMethods } from './view.js';
 import { layout } from '../../core/layout.js';
 import { isSoftwareAdapter } from '../../core/engine.js';
 import { lazySheet } from '../shared/sheet.js';
@@ -15,6 +15,9 @@ const sheet = lazySheet(css);
 /** The sizes the search for a reordering tries, in turn; runs of each method at each. */
 const SEARCH_SIZES = [1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20];
 const SEARCH_RUNS = 4;
+/** The search's flags at each size: the `random` preset at this density and seed (so the page can show them). */
+const SEARCH_DENSITY = 0.5;
+const SEARCH_SEED = 1;
 /** A software adapter runs workgroups in turn: the search stops here on one (its runs are slow). */
 const SOFTWARE_MAX = 1 << 16;
 
@@ -26,6 +29,7 @@ export function create(context) {
     onMethod: () => context.track(refresh(context.signal())),
     onRepeat: (runs) => context.track(repeat(runs)),
     onSearch: () => context.track(search()),
+    onUseFound: (outcome) => context.track(useFound(outcome)),
   });
   /** The search's engine (its own flags), made on its first use. @type {any} */
   let side = null;
@@ -116,7 +120,7 @@ export function create(context) {
       const software = isSoftwareAdapter(adapter);
       const sizes = SEARCH_SIZES.filter((n) => !software || n <= SOFTWARE_MAX);
       for (const n of sizes) {
-        const flags = context.kernels().presetFlags('random', n, 0.5, 1);
+        const flags = context.kernels().presetFlags('random', n, SEARCH_DENSITY, SEARCH_SEED);
         // The search's own engine: its flags stay set for every run at this size.
         await side.exec((pg) => pg.setFlags(flags));
         const results = methods.map((method) => ({ method, runs: [] }));
@@ -131,8 +135,7 @@ export function create(context) {
           }
         }
         if (!context.alive()) return;
-        const moved = results.filter((r) => r.method !== 'scan' && new Set(r.runs.map((run) => run.hash)).size > 1);
-        if (moved.length) {
+        if (movedMethods(results).length) {
           atomic.showSearch({ found: true, n, results, backend: side.backend, adapter });
           return;
         }
@@ -146,6 +149,13 @@ export function create(context) {
       done();
       atomic.setBusy(false);
     }
+  }
+
+  /** The flags the search found reordering, on the page, with a method that reordered them (unless the page's did). */
+  async function useFound({ n, results }) {
+    const moved = movedMethods(results);
+    await context.applyPreset({ name: 'random', n, density: SEARCH_DENSITY, seed: SEARCH_SEED });
+    if (context.alive() && !moved.includes(context.method())) context.setMethod(moved[0]);
   }
 
   return {

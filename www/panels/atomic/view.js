@@ -12,10 +12,11 @@ const ORDER_SHOWN = 24; // indices of each run's order shown in the table
 
 export class AtomicView {
   /**
-   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, onSearch: () => void, t: import('../../i18n/i18n.js').Translator }} options
+   * @param {{ onMethod: (method: string) => void, onRepeat: (runs: number) => void, onSearch: () => void, onUseFound: (outcome: any) => void, t: import('../../i18n/i18n.js').Translator }} options
    */
-  constructor({ onMethod, onRepeat, onSearch, t }) {
+  constructor({ onMethod, onRepeat, onSearch, onUseFound, t }) {
     this.t = t;
+    this.onUseFound = onUseFound;
     this.method = 'atomic';
     /** The runs shown (what a language switch keeps): `{ repeats?, search? }`. */
     this.shown = {};
@@ -118,8 +119,10 @@ export class AtomicView {
       this.searchResult.textContent = outcome.reason;
       return;
     }
-    const moved = outcome.results.filter((r) => r.method !== 'scan' && new Set(r.runs.map((run) => run.hash)).size > 1).map((r) => r.method);
-    this.searchResult.textContent = t('atomic.search.found', { n: outcome.n, methods: moved.join(', '), runs: outcome.results[0].runs.length });
+    const moved = movedMethods(outcome.results);
+    // The size found, offered to the page: the result and the steppers then show those flags.
+    const use = h('button', { type: 'button', 'data-testid': 'reorder-use', onclick: () => this.onUseFound(outcome) }, t('atomic.search.use', { n: outcome.n }));
+    replace(this.searchResult, t('atomic.search.found', { n: outcome.n, methods: moved.join(', '), runs: outcome.results[0].runs.length }), ' ', use);
     this.showRepeats(outcome.results, outcome);
   }
 
@@ -216,4 +219,9 @@ export class AtomicView {
 function orderText(t, indices, max) {
   const shown = Array.from(indices.subarray(0, max)).join(' ');
   return indices.length > max ? `${shown} … (${t.num(indices.length)})` : shown || t('atomic.empty');
+}
+
+/** The methods whose runs gave more than one buffer (the scan never does). @param {{ method: string, runs: { hash: number }[] }[]} results */
+export function movedMethods(results) {
+  return results.filter((r) => r.method !== 'scan' && new Set(r.runs.map((run) => run.hash)).size > 1).map((r) => r.method);
 }

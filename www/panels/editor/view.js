@@ -8,6 +8,9 @@ import { MAX_CELLS, DEFAULT_PRESET, flagsText } from '../../core/state.js';
 import { layout } from '../../core/layout.js';
 import { oneStop } from '../shared/roving.js';
 
+/** The presets that density and seed shape. */
+const TUNABLE = new Set(['random', 'clustered']);
+
 /** The wasm's bad-token codes (playground/src/error.rs `BadToken`), by message. */
 const TOKEN_ERRORS = {
   'not-decimal': 'editor.token.notDecimal',
@@ -44,9 +47,30 @@ export class FlagEditor {
     const presetButton = (name, label, title) =>
       h('button', { type: 'button', class: 'preset', 'data-testid': `preset-${name}`, 'data-preset': name, title, onclick: () => this.applyPreset(name) }, label);
     this.sizeInput = h('input', { id: sizeId, type: 'number', min: 1, step: 1, value: 10, inputmode: 'numeric', 'data-testid': 'size', onchange: () => this.resize() });
-    this.densityInput = h('input', { id: densityId, type: 'range', min: 0, max: 1, step: 0.01, value: DEFAULT_PRESET.density, 'data-testid': 'density', oninput: () => this.tune() });
+    this.densityInput = h('input', {
+      id: densityId,
+      title: t('editor.tunes'),
+      type: 'range',
+      min: 0,
+      max: 1,
+      step: 0.01,
+      value: DEFAULT_PRESET.density,
+      'data-testid': 'density',
+      oninput: () => this.tune(),
+    });
     this.densityOutput = h('output', { for: densityId, class: 'density-value' }, t.fixed(DEFAULT_PRESET.density, 2));
-    this.seedInput = h('input', { id: seedId, type: 'number', min: 0, max: 0xffffffff, step: 1, value: DEFAULT_PRESET.seed, inputmode: 'numeric', 'data-testid': 'seed', onchange: () => this.tune() });
+    this.seedInput = h('input', {
+      id: seedId,
+      title: t('editor.tunes'),
+      type: 'number',
+      min: 0,
+      max: 0xffffffff,
+      step: 1,
+      value: DEFAULT_PRESET.seed,
+      inputmode: 'numeric',
+      'data-testid': 'seed',
+      onchange: () => this.tune(),
+    });
     this.summary = h('p', { class: 'flag-summary', 'data-testid': 'flag-summary' });
     this.presets = h(
       'div',
@@ -140,6 +164,10 @@ export class FlagEditor {
       this.seedInput.value = String(preset.seed);
     }
     this.sizeInput.value = String(flags.length);
+    // Density and seed shape only the random presets: for any other flags they would change nothing.
+    const tunable = TUNABLE.has(this.activePreset?.name ?? '');
+    this.densityInput.disabled = !tunable;
+    this.seedInput.disabled = !tunable;
     for (const b of this.element.querySelectorAll('button.preset')) {
       b.setAttribute('aria-pressed', String(this.activePreset?.name === b.dataset.preset));
     }
@@ -339,6 +367,8 @@ export class FlagEditor {
   }
 
   applyPreset(name) {
+    // A tune still waiting would make the same flags again, or older ones.
+    clearTimeout(this.tuneTimer);
     const preset = this.presetFromInputs(name);
     if (name === 'article') preset.n = 10;
     this.onPreset(preset);
@@ -372,7 +402,7 @@ export class FlagEditor {
   tune() {
     this.densityOutput.textContent = this.t.fixed(Number(this.densityInput.value), 2);
     const active = this.activePreset?.name;
-    if (active === 'random' || active === 'clustered') {
+    if (TUNABLE.has(active ?? '')) {
       clearTimeout(this.tuneTimer);
       this.tuneTimer = setTimeout(() => this.onPreset(this.presetFromInputs(active)), 120);
     }

@@ -461,6 +461,8 @@ export function create(context) {
     context.keepKernel({ link: { module: name, src } });
     show();
     view.showLinked(true);
+    // The link was made here, thousands of pixels below the top: it opens on this panel.
+    context.reveal('kernel');
     // Refusals and compile errors are the compile's own messages, on their lines.
     await compile();
   }

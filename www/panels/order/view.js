@@ -31,7 +31,7 @@ export class OrderPanel {
     this.element = h(
       'div',
       { class: 'order-panel' },
-      h('p', { class: 'lead' }, t('order.lead', { groups: SCENE.groups, frames: SCENE.frames })),
+      h('p', { class: 'lead' }, t('order.lead', { groups: SCENE.groups, frames: SCENE.frames, density: SCENE.density })),
       h('p', { class: 'order-controls' }, h('label', { for: sizeId }, t('order.size'), ' '), this.sizeSelect, ' ', this.runButton, ' ', this.progress),
       this.note,
       this.rows,

@@ -162,7 +162,7 @@ export class Stepper {
     );
     this.blockField.hidden = blocks <= 1;
     this.controls.set(this.steps.length, step !== null ? step - 1 : this.index);
-    if (newMethod && block === null) this.openOnBusyBlock();
+    if (block === null) this.openOnBusyBlock();
     this.render();
   }
 
