@@ -33,6 +33,16 @@ export async function idle(page) {
   await page.waitForFunction(() => [...document.querySelectorAll('compaction-playground')].every((e) => e.busy === false));
 }
 
+/**
+ * `location.hash` once it matches `pattern`: the element writes the hash a task
+ * after the change that caused it, so a read right after `idle` can see the
+ * one before. On a timeout it returns the hash as it is, for the caller's assert.
+ */
+export async function hashMatching(page, pattern, timeout = 10_000) {
+  await page.waitForFunction((source) => new RegExp(source).test(location.hash), pattern.source, { timeout }).catch(() => null);
+  return page.evaluate(() => location.hash);
+}
+
 export async function resultIndices(page) {
   return page.$$eval('[data-testid="result-item"]', (els) => els.map((e) => Number(e.textContent)));
 }
