@@ -9,12 +9,15 @@
 // 0.5 and 0.1. Prints the adapter and Dawn's toggles, then a table, and writes
 // everything as JSON with --json FILE.
 //
-//   node scripts/gpu/harness.mjs [--check] [--bench] [--json FILE] [--toggles a,b] [--sizes 14,16,…]
+//   node scripts/gpu/harness.mjs [--check] [--bench] [--json FILE [--append]] [--toggles a,b] [--sizes 14,16,…]
 //
 // --check: the correctness part alone (npm test runs it: "skipped: no adapter"
 // where Dawn finds none, as on machines without a GPU Dawn takes). Without
 // --check or --bench, both. --toggles: Dawn's (`enable-dawn-features=…`,
 // `disable-dawn-features=timestamp_quantization`, …), as create() takes them.
+// --append: add this run's checks and rows to FILE's (one process a size, as
+// device.sh runs it). Each row carries its wall-clock start and end (ms since
+// the epoch), to be read beside a log of the GPU's clocks.
 // On a GPU machine without Node, scripts/gpu/device.sh runs it with a carried
 // Node (scripts/gpu/pack.sh).
 
@@ -27,12 +30,13 @@ import { median, repsFor } from '../../www/panels/bench/bench.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function options(argv) {
-  const o = { check: false, bench: false, json: null, toggles: [], sizes: [14, 16, 18, 20, 22, 24, 26], densities: [0.5, 0.1] };
+  const o = { check: false, bench: false, json: null, append: false, toggles: [], sizes: [14, 16, 18, 20, 22, 24, 26], densities: [0.5, 0.1] };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--check') o.check = true;
     else if (a === '--bench') o.bench = true;
     else if (a === '--json') o.json = argv[++k];
+    else if (a === '--append') o.append = true;
     else if (a === '--toggles') o.toggles = argv[++k].split(/\s+/).filter(Boolean);
     else if (a === '--sizes') o.sizes = argv[++k].split(',').map(Number);
     else if (a === '--densities') o.densities = argv[++k].split(',').map(Number);
@@ -194,10 +198,23 @@ async function main() {
         const n = 2 ** log2;
         if (n > pg.maxFlags) continue;
         for (const { name } of methods) {
+          const startedAt = Date.now();
           const first = await pg.benchmark(name, n, 1, 1, null, density);
           const reps = repsFor(first.samplesNs[0], first.resolutionNs);
           const r = await pg.benchmark(name, n, reps, 7, null, density);
-          const row = { method: name, n, density, medianUs: median(r.samplesNs) / 1e3, timer: r.timer, wallBecause: r.wallBecause, reps, resolutionNs: r.resolutionNs, check: r.check };
+          const row = {
+            method: name,
+            n,
+            density,
+            medianUs: median(r.samplesNs) / 1e3,
+            timer: r.timer,
+            wallBecause: r.wallBecause,
+            reps,
+            resolutionNs: r.resolutionNs,
+            check: r.check,
+            startedAt,
+            endedAt: Date.now(),
+          };
           report.bench.push(row);
           console.log(
             `  ${name.padEnd(13)} 2^${log2} d=${density}  ${row.medianUs.toFixed(1).padStart(9)} µs  ${r.timer}${r.wallBecause ? ` (${r.wallBecause})` : ''} ×${reps}  quantum ${r.resolutionNs ?? '-'} ns  ${r.check}`,
@@ -207,7 +224,15 @@ async function main() {
     }
   }
   pg.free();
-  if (o.json) writeFileSync(o.json, JSON.stringify(report, null, 1));
+  if (o.json) {
+    const out = o.append && existsSync(o.json) ? JSON.parse(readFileSync(o.json, 'utf8')) : report;
+    if (out !== report) {
+      out.checks.push(...report.checks);
+      out.bench.push(...report.bench);
+      out.runaway ??= report.runaway;
+    }
+    writeFileSync(o.json, JSON.stringify(out, null, 1));
+  }
   return failures ? 1 : 0;
 }
 
