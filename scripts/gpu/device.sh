@@ -36,26 +36,32 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format
 echo "ms since the epoch, SM MHz, memory MHz, W, °C" >>"$OUT/clocks.csv"
 # nvidia-smi's own timestamp is local time to 1 ms; the log's rows are stamped
 # here in ms since the epoch, as the harness's rows are.
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 100 |
-  while IFS= read -r line; do echo "$(date +%s%3N), $line"; done >>"$OUT/clocks.csv" &
-LOG=$!
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 100 \
+  > >(while IFS= read -r line; do echo "$(date +%s%3N), $line"; done >>"$OUT/clocks.csv") &
+LOG=$! # nvidia-smi's; the stamping loop ends with its output
 stage() { echo "==> $* ($(date -u +%T))"; }
 
 list=$(for s in $SIZES; do printf '%s,' "$s"; done)
 list=${list%,}
 stage "the page's wasm through Dawn (Chrome's defaults), every size in one process"
 "$T/node" scripts/gpu/harness.mjs --sizes "$list" --json "$OUT/dawn.json" 2>&1
+# The page's benchmark in one process a size, appended to one report ($1),
+# with Dawn's toggles ($2) and the harness's other arguments; the adapter and
+# header lines, the same every process, left out.
+per_size() {
+  local report=$1 toggles=$2
+  shift 2
+  for s in $SIZES; do
+    "$T/node" scripts/gpu/harness.mjs --bench --sizes "$s" --toggles "$toggles" "$@" --json "$OUT/$report" --append 2>&1 |
+      grep -v "^gpu-harness: .*\(Dawn toggles\|the page's benchmark\)"
+  done
+}
 stage "the same, timestamps unquantised, one process a size"
-for s in $SIZES; do
-  "$T/node" scripts/gpu/harness.mjs --bench --sizes "$s" --toggles "disable-dawn-features=timestamp_quantization" \
-    --json "$OUT/dawn-exact.json" --append 2>&1 | grep -v "^gpu-harness: .*\(Dawn toggles\|the page's benchmark\)"
-done
+per_size dawn-exact.json "disable-dawn-features=timestamp_quantization"
 stage "the same, without Dawn's robustness and workgroup zero-init, one process a size"
-for s in $SIZES; do
-  "$T/node" scripts/gpu/harness.mjs --bench --sizes "$s" --densities 0.5 \
-    --toggles "enable-dawn-features=allow_unsafe_apis,disable_robustness,disable_workgroup_init disable-dawn-features=timestamp_quantization" \
-    --json "$OUT/dawn-unsafe.json" --append 2>&1 | grep -v "^gpu-harness: .*\(Dawn toggles\|the page's benchmark\)"
-done
+per_size dawn-unsafe.json \
+  "enable-dawn-features=allow_unsafe_apis,disable_robustness,disable_workgroup_init disable-dawn-features=timestamp_quantization" \
+  --densities 0.5
 
 stage "native wgpu (Vulkan), one process a size and density"
 for d in 0.5 0.1; do
@@ -73,4 +79,4 @@ for d in 0.5 0.1; do
   echo "density $d"
   DENSITY=$d REPS=30 "$T/cub_select" $sizes
 done 2>&1 | tee "$OUT/cub.txt"
-kill "$LOG"; pkill -f "nvidia-smi --query-gpu=clocks.sm"
+kill "$LOG"
